@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/** The `taskgen` command line. Each subcommand lives in `src/cli/<name>.ts`. @module */
+import { Command } from 'commander';
+import { version } from '../package.json';
+
+const program = new Command('taskgen')
+  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report')
+  .version(version);
+
+// Subcommands register themselves here, one module each.
+const registrations: Array<(program: Command) => void> = [];
+for (const register of registrations) register(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`taskgen: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,4 @@
+/** File stores. @module */
+export * from './types';
+export * from './node';
+export * from './memory';

@@ -1,0 +1,48 @@
+/** The file-store interface every step reads and writes through. @module */
+
+/** An entry of a directory listing. */
+export interface DirEntry {
+  readonly name: string;
+  readonly isDirectory: boolean;
+}
+
+/** How {@link FileStore.copyDir} places files: hard links where the file system allows, else copies. */
+export type CopyMode = 'link' | 'copy';
+
+/**
+ * A small file-store interface. Paths are POSIX-style strings. Writes are atomic (a whole file appears or
+ * nothing) or whole appended lines, so a run killed at any moment can be resumed.
+ */
+export interface FileStore {
+  /** The file's text (UTF-8). Rejects with an error whose `code` is `ENOENT` when missing. */
+  readText(path: string): Promise<string>;
+  /** The file's bytes. */
+  readBytes(path: string): Promise<Uint8Array>;
+  /** Whether a file or directory exists at `path`. */
+  exists(path: string): Promise<boolean>;
+  /** The entries of a directory sorted by name (code point order); `[]` when it does not exist. */
+  list(dir: string): Promise<DirEntry[]>;
+  /** Writes the whole file atomically (temp file + rename), creating parent directories. */
+  writeAtomic(path: string, data: string | Uint8Array): Promise<void>;
+  /** Appends each line plus `\n` in one write, creating the file and its parents. */
+  appendLines(path: string, lines: readonly string[]): Promise<void>;
+  /** Copies a directory tree into `dst` (merged, files overwritten); `link` uses hard links where possible. */
+  copyDir(src: string, dst: string, options?: { mode?: CopyMode }): Promise<void>;
+  /** Removes a file or a directory tree; nothing happens when it does not exist. */
+  remove(path: string): Promise<void>;
+  /** Creates a directory and its parents. */
+  mkdir(path: string): Promise<void>;
+}
+
+/** An error for a missing file, shaped like Node's. */
+export function notFound(path: string): NodeJS.ErrnoException {
+  const error: NodeJS.ErrnoException = new Error(`ENOENT: no such file or directory, '${path}'`);
+  error.code = 'ENOENT';
+  error.path = path;
+  return error;
+}
+
+/** True when `error` says a file does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}

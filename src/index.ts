@@ -1,0 +1,13 @@
+/**
+ * miniweb-taskgen: task-centric web-agent training data. Propose goal-level tasks per site with an LLM, attempt
+ * them with a browser agent, judge each episode from screenshots and server evidence, validate the judge
+ * against task verifiers, and select the judged successes as training rows.
+ * @packageDocumentation
+ */
+export * from './schemas';
+export * from './errors';
+export * from './names';
+export * from './llm/index';
+export * from './fs/index';
+export type * from './source/types';
+export type * from './agent/types';

@@ -1,0 +1,3 @@
+/** The LLM adapters. @module */
+export * from './types';
+export * from './fake';

@@ -1,0 +1,95 @@
+/**
+ * The LLM adapter interface: one small, frozen contract that every model adapter implements (Gemini, any
+ * OpenAI-compatible server, the fake for tests, the sandbox's stand-ins).
+ * @module
+ */
+
+/** An image passed to the model: the file's bytes and its media type. */
+export interface ImageInput {
+  /** The encoded image (PNG or JPEG). */
+  readonly data: Uint8Array;
+  /** `image/png` or `image/jpeg`. */
+  readonly mediaType: 'image/png' | 'image/jpeg';
+  /** Where it came from, for logs and tests (a path relative to the run). */
+  readonly name?: string;
+}
+
+/** Options of one completion call. */
+export interface CompleteOptions {
+  /** The system prompt (Gemini: the system instruction). */
+  readonly system?: string;
+  /** Ask for a JSON reply (Gemini: `responseMimeType: application/json`; OpenAI: `response_format`). */
+  readonly json?: boolean;
+  /** A JSON schema for the reply, where the provider supports one; implies `json`. */
+  readonly jsonSchema?: Record<string, unknown>;
+  /** The most tokens the model may write. */
+  readonly maxTokens?: number;
+  /** Sampling temperature. */
+  readonly temperature?: number;
+  /** Images, in order, after the prompt text. */
+  readonly images?: readonly ImageInput[];
+  /** Cancels the call. */
+  readonly signal?: AbortSignal;
+}
+
+/** Tokens used by a call. */
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** What a completion call returns. */
+export interface Completion {
+  /** The model's text reply (possibly empty). */
+  readonly text: string;
+  /** Tokens in and out; zeros when the provider does not say. */
+  readonly usage: Usage;
+  /** The model that answered. */
+  readonly model: string;
+}
+
+/** A language model behind some provider. Implementations must be safe to call concurrently. */
+export interface LanguageModel {
+  /** `gemini`, `openai-compatible`, `fake`, `sandbox`... */
+  readonly provider: string;
+  /** The model name, as recorded in judge records and episodes. */
+  readonly modelId: string;
+  /** Sends one prompt and resolves with the reply, or rejects with an {@link LLMError}. */
+  complete(prompt: string, options?: CompleteOptions): Promise<Completion>;
+}
+
+/** A failed model call. `isRetryable` says whether trying again may help (408, 429, 5xx, network errors). */
+export class LLMError extends Error {
+  override readonly name = 'LLMError';
+  /** Whether a retry may succeed. */
+  readonly isRetryable: boolean;
+  /** The HTTP status, when there was a response. */
+  readonly status: number | undefined;
+  /** The model that was called. */
+  readonly model: string;
+  /** The provider of the model. */
+  readonly provider: string;
+  /** Seconds the server asked us to wait (Retry-After), when it said. */
+  readonly retryAfter: number | undefined;
+  constructor(
+    message: string,
+    options: {
+      model: string;
+      provider: string;
+      isRetryable: boolean;
+      status?: number;
+      retryAfter?: number;
+      cause?: unknown;
+    },
+  ) {
+    super(message, { cause: options.cause });
+    this.isRetryable = options.isRetryable;
+    this.status = options.status;
+    this.model = options.model;
+    this.provider = options.provider;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** Usage with nothing counted. */
+export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });

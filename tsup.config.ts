@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', sandbox: 'sandbox/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts', sandbox: 'sandbox/index.ts' } },
+  target: 'node20',
+  platform: 'node',
+  shims: true,
+  clean: true,
+  sourcemap: true,
+  splitting: true,
+});
