@@ -11,3 +11,5 @@ export * from './llm/index';
 export * from './fs/index';
 export type * from './source/types';
 export type * from './agent/types';
+export * from './io';
+export * from './py';

@@ -1,0 +1,103 @@
+/**
+ * Reading the pipeline's JSON and JSONL files through a {@link FileStore}: parsed as Python parses them
+ * (`parsePyJson`), checked with their zod schema, and every problem reported as `file:line: field: problem`.
+ * @module
+ */
+import type { z } from 'zod';
+import { InputError, type InputLocation } from './errors';
+import type { FileStore } from './fs/types';
+import { PyJsonError, parsePyJson } from './py/json';
+import { pyStrip } from './py/text';
+
+/** A problem with one line of a JSONL file that did not stop the read. */
+export interface JsonlIssue {
+  readonly file: string;
+  readonly line: number;
+  readonly problem: string;
+  /** The last line, without its newline, did not parse: a write cut short by a crash. */
+  readonly torn: boolean;
+}
+
+/** Options of {@link readJsonl}. */
+export interface ReadJsonlOptions {
+  /** Called for each line skipped (a torn last line). */
+  readonly onIssue?: (issue: JsonlIssue) => void;
+  /** A missing file reads as empty instead of failing. Default false. */
+  readonly missingOk?: boolean;
+}
+
+/** Validates `value` with `schema`; a failure throws an {@link InputError} naming the first bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: InputLocation): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.map(String).join('.') || where.field;
+  throw new InputError({ ...where, field: field || undefined }, issue.message);
+}
+
+/** Parses JSON text as Python would; a syntax error throws an {@link InputError} with the line. */
+export function parseJsonText(text: string, where: InputLocation): unknown {
+  try {
+    return parsePyJson(text);
+  } catch (error) {
+    if (error instanceof PyJsonError) {
+      const line = where.line ?? error.lineno;
+      const column = where.line === undefined ? `column ${error.colno}: ` : '';
+      throw new InputError({ ...where, line }, `${column}not valid JSON: ${error.problem}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** Reads and validates a JSON file. */
+export async function readJsonFile<S extends z.ZodType>(store: FileStore, file: string, schema: S): Promise<z.output<S>> {
+  const text = await store.readText(file);
+  return parseWith(schema, parseJsonText(text, { file }), { file });
+}
+
+/**
+ * Reads a JSONL file: blank lines skipped (as the seed's `if l.strip()`), each line parsed and validated.
+ * A bad line throws an {@link InputError} (`file:line: field: problem`), except a torn last line (no final
+ * newline, a crash mid-write), which is reported through `onIssue` and skipped.
+ */
+export async function readJsonl<S extends z.ZodType>(
+  store: FileStore,
+  file: string,
+  schema: S,
+  options: ReadJsonlOptions = {},
+): Promise<Array<z.output<S>>> {
+  let text: string;
+  try {
+    text = await store.readText(file);
+  } catch (error) {
+    if (options.missingOk && (error as { code?: string }).code === 'ENOENT') return [];
+    throw error;
+  }
+  return parseJsonl(text, file, schema, options);
+}
+
+/** {@link readJsonl} on text already read. */
+export function parseJsonl<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  options: Pick<ReadJsonlOptions, 'onIssue'> = {},
+): Array<z.output<S>> {
+  const lines = text.split('\n');
+  const out: Array<z.output<S>> = [];
+  lines.forEach((line, i) => {
+    if (pyStrip(line) === '') return;
+    const where = { file, line: i + 1 };
+    const torn = i === lines.length - 1; // no newline after it
+    let value: unknown;
+    try {
+      value = parseJsonText(line, where);
+    } catch (error) {
+      if (!torn || !(error instanceof InputError)) throw error;
+      options.onIssue?.({ file, line: i + 1, problem: 'torn last line (no newline, not valid JSON): skipped', torn });
+      return;
+    }
+    out.push(parseWith(schema, value, where));
+  });
+  return out;
+}

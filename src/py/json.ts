@@ -1,0 +1,317 @@
+/**
+ * Python's `json.loads` and `json.dumps`: floats kept apart from ints (`10.0`), big ints exact, `NaN` and
+ * `Infinity` accepted, object keys in the file's order, and `dumps` with Python's separators and escapes.
+ * @module
+ */
+import { PyFloat, jsonFloat, numberRepr } from './float';
+import { compareCodePoints } from './text';
+
+/**
+ * Where an object's key order differs from JavaScript's (integer-like keys come first in JS), the parsed object
+ * carries its Python order under this symbol (non-enumerable). Read it with {@link pyKeys}.
+ */
+export const KEY_ORDER: unique symbol = Symbol.for('miniweb-taskgen.keyOrder') as never;
+
+/** An object's keys in Python's order: the file's order when {@link parsePyJson} recorded one. */
+export function pyKeys(obj: object): string[] {
+  return (obj as { [KEY_ORDER]?: string[] })[KEY_ORDER] ?? Object.keys(obj);
+}
+
+/** An object's entries in Python's order (see {@link pyKeys}). */
+export function pyEntries(obj: object): Array<[string, unknown]> {
+  return pyKeys(obj).map((k) => [k, (obj as Record<string, unknown>)[k]]);
+}
+
+/** A JSON document Python's `json.loads` would reject; `pos` is the 0-based offset. */
+export class PyJsonError extends SyntaxError {
+  override readonly name = 'PyJsonError';
+  constructor(
+    readonly problem: string,
+    readonly pos: number,
+    readonly lineno: number,
+    readonly colno: number,
+  ) {
+    super(`${problem}: line ${lineno} column ${colno} (char ${pos})`);
+  }
+}
+
+// Tokens JSON.parse would read differently from Python: integer-like keys (order), integral or non-finite
+// floats, ints beyond 2^53, NaN/Infinity. Strings are matched whole so digits inside them are skipped.
+const SPECIAL =
+  /"(?:0|[1-9][0-9]{0,9})"[ \t\n\r]*:|"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|Infinity/g;
+
+function needsExactParse(text: string): boolean {
+  SPECIAL.lastIndex = 0;
+  for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
+    const tok = m[0];
+    const c = tok.charCodeAt(0);
+    if (c === 0x22 /* " */) {
+      if (tok.endsWith(':')) return true;
+    } else if (c === 0x4e /* N */ || c === 0x49 /* I */) {
+      return true;
+    } else if (/[.eE]/.test(tok)) {
+      const v = Number(tok);
+      if (!Number.isFinite(v) || Number.isInteger(v)) return true;
+    } else if (tok.length > 15 && !Number.isSafeInteger(Number(tok))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Parses JSON as Python's `json.loads` does. Integral or non-finite float literals become {@link PyFloat}, ints
+ * beyond 2^53 become `bigint`, and objects whose key order JavaScript would change record it (see {@link pyKeys}).
+ * Throws {@link PyJsonError} for what Python rejects (a BOM, trailing data, control characters in strings).
+ */
+export function parsePyJson(text: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff) throw errorAt(text, 0, 'Unexpected UTF-8 BOM (decode using utf-8-sig)');
+  if (!needsExactParse(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // fall through: the exact parser reports the error as Python would
+    }
+  }
+  return new ExactParser(text).document();
+}
+
+function errorAt(s: string, pos: number, problem: string): PyJsonError {
+  const before = s.slice(0, pos);
+  const lineno = (before.match(/\n/g)?.length ?? 0) + 1;
+  const colno = pos - before.lastIndexOf('\n');
+  return new PyJsonError(problem, pos, lineno, colno);
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+
+class ExactParser {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  document(): unknown {
+    this.ws();
+    const value = this.value();
+    this.ws();
+    if (this.i !== this.s.length) throw errorAt(this.s, this.i, 'Extra data');
+    return value;
+  }
+
+  private ws(): void {
+    const s = this.s;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) break;
+      this.i++;
+    }
+  }
+
+  private value(): unknown {
+    const s = this.s;
+    const c = s[this.i];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    for (const [word, v] of LITERALS) {
+      if (s.startsWith(word, this.i)) {
+        this.i += word.length;
+        return v instanceof PyFloat ? new PyFloat(v.value) : v;
+      }
+    }
+    NUMBER.lastIndex = this.i;
+    const m = NUMBER.exec(s);
+    if (!m) throw errorAt(s, this.i, 'Expecting value');
+    this.i += m[0].length;
+    if (m[1] !== undefined || m[2] !== undefined) {
+      const v = Number(m[0]);
+      return Number.isFinite(v) && !Number.isInteger(v) ? v : new PyFloat(v);
+    }
+    const v = Number(m[0]);
+    return Number.isSafeInteger(v) ? v : BigInt(m[0]);
+  }
+
+  private object(): Record<string, unknown> {
+    const s = this.s;
+    const obj: Record<string, unknown> = {};
+    const order: string[] = [];
+    this.i++;
+    this.ws();
+    if (s[this.i] === '}') {
+      this.i++;
+      return obj;
+    }
+    for (;;) {
+      if (s[this.i] !== '"') throw errorAt(s, this.i, 'Expecting property name enclosed in double quotes');
+      const key = this.string();
+      this.ws();
+      if (s[this.i] !== ':') throw errorAt(s, this.i, "Expecting ':' delimiter");
+      this.i++;
+      this.ws();
+      const value = this.value();
+      if (!Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      this.ws();
+      if (s[this.i] === '}') {
+        this.i++;
+        break;
+      }
+      if (s[this.i] !== ',') throw errorAt(s, this.i, "Expecting ',' delimiter");
+      this.i++;
+      this.ws();
+    }
+    if (order.some((k) => INDEX_KEY.test(k)) && order.join('\0') !== Object.keys(obj).join('\0')) {
+      Object.defineProperty(obj, KEY_ORDER, { value: order, enumerable: false });
+    }
+    return obj;
+  }
+
+  private array(): unknown[] {
+    const s = this.s;
+    const out: unknown[] = [];
+    this.i++;
+    this.ws();
+    if (s[this.i] === ']') {
+      this.i++;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      out.push(this.value());
+      this.ws();
+      if (s[this.i] === ']') {
+        this.i++;
+        return out;
+      }
+      if (s[this.i] !== ',') throw errorAt(s, this.i, "Expecting ',' delimiter");
+      this.i++;
+    }
+  }
+
+  private string(): string {
+    const s = this.s;
+    const start = ++this.i;
+    let out = '';
+    let chunk = start;
+    for (;;) {
+      if (this.i >= s.length) throw errorAt(s, start - 1, 'Unterminated string starting at');
+      const c = s.charCodeAt(this.i);
+      if (c === 0x22) {
+        out += s.slice(chunk, this.i++);
+        return out;
+      }
+      if (c < 0x20) throw errorAt(s, this.i, 'Invalid control character at');
+      if (c !== 0x5c) {
+        this.i++;
+        continue;
+      }
+      out += s.slice(chunk, this.i);
+      const e = s[this.i + 1];
+      if (e === 'u') {
+        const hex = s.slice(this.i + 2, this.i + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw errorAt(s, this.i, 'Invalid \\uXXXX escape');
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        this.i += 6;
+      } else if (e !== undefined && e in ESCAPES) {
+        out += ESCAPES[e];
+        this.i += 2;
+      } else {
+        throw errorAt(s, this.i, 'Invalid \\escape');
+      }
+      chunk = this.i;
+    }
+  }
+}
+
+const LITERALS: Array<[string, unknown]> = [
+  ['null', null],
+  ['true', true],
+  ['false', false],
+  ['NaN', new PyFloat(Number.NaN)],
+  ['Infinity', new PyFloat(Number.POSITIVE_INFINITY)],
+  ['-Infinity', new PyFloat(Number.NEGATIVE_INFINITY)],
+];
+
+/** Options of {@link pyDumps}, named as in Python. */
+export interface PyDumpsOptions {
+  /** `ensure_ascii` (Python's default: true). */
+  ensureAscii?: boolean;
+  /** `indent`: spaces per level; items then separate with `,` and a newline. */
+  indent?: number;
+  /** `sort_keys`, by code point. */
+  sortKeys?: boolean;
+  /** Keys whose numbers Python holds as floats (a rate of `1` prints `1.0`). */
+  floatKeys?: ReadonlySet<string>;
+  /** `default`: turns a value JSON cannot hold into one it can; without it such a value throws. */
+  default?: (value: unknown) => unknown;
+}
+
+const ESCAPE_UNICODE = /[\x00-\x1f\\"]/;
+const ESCAPE_ASCII = /[\\"]|[^ -~]/;
+const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** A string as `json.dumps` quotes it. */
+export function pyQuote(s: string, ensureAscii = true): string {
+  const special = ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE;
+  if (!special.test(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const c = s.charCodeAt(i);
+    const short = SHORT[ch];
+    if (short) out += short;
+    else if (c < 0x20 || (ensureAscii && c > 0x7e)) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+/**
+ * Python's `json.dumps(value, ...)`: `", "` and `": "` separators (`","` with an indent), Python's escapes,
+ * ints and floats printed as Python prints them, `NaN`/`Infinity`, keys in Python's order.
+ * `undefined` object members are skipped, as `JSON.stringify` does.
+ */
+export function pyDumps(value: unknown, options: PyDumpsOptions = {}): string {
+  const ensureAscii = options.ensureAscii ?? true;
+  const indent = options.indent;
+  const itemSep = indent === undefined ? ', ' : ',';
+  const seen = new Set<object>();
+
+  const enc = (v: unknown, level: number, asFloat: boolean): string => {
+    if (v === null || v === undefined) return 'null';
+    if (v === true) return 'true';
+    if (v === false) return 'false';
+    if (typeof v === 'number') return asFloat || !Number.isInteger(v) || !Number.isFinite(v) ? jsonFloat(v) : numberRepr(v);
+    if (v instanceof PyFloat) return jsonFloat(v.value);
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'string') return pyQuote(v, ensureAscii);
+    if (typeof v !== 'object') return fallback(v, level);
+    if (seen.has(v)) throw new TypeError('Circular reference detected');
+    seen.add(v);
+    try {
+      if (Array.isArray(v)) return container('[', ']', v.map((x) => enc(x, level + 1, false)), level);
+      if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return fallback(v, level);
+      let keys = pyKeys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+      if (options.sortKeys) keys = [...keys].sort(compareCodePoints);
+      const items = keys.map((k) => {
+        const x = (v as Record<string, unknown>)[k];
+        return `${pyQuote(k, ensureAscii)}: ${enc(x, level + 1, options.floatKeys?.has(k) ?? false)}`;
+      });
+      return container('{', '}', items, level);
+    } finally {
+      seen.delete(v);
+    }
+  };
+  const fallback = (v: unknown, level: number): string => {
+    if (!options.default) throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+    return enc(options.default(v), level, false);
+  };
+  const container = (open: string, close: string, items: string[], level: number): string => {
+    if (items.length === 0) return open + close;
+    if (indent === undefined) return open + items.join(itemSep) + close;
+    const pad = `\n${' '.repeat(indent * (level + 1))}`;
+    return `${open}${pad}${items.join(itemSep + pad)}\n${' '.repeat(indent * level)}${close}`;
+  };
+  return enc(value, 0, false);
+}
