@@ -21,6 +21,33 @@ _module("miniwebgen")
 config = _module("miniwebgen.config", SITEMAP_DIR=ROOT / "sitemaps", SPLIT_PATH=ROOT / "split.json")
 sys.modules["miniwebgen"].config = config
 
+CALLS = []  # every LLMClient.complete call: {"model", "temperature", "prompt", **kwargs}
+REPLIES = []  # scripted replies, in order; a dict {"raise": "message"} raises instead
+HUMAN_TASKS = []  # what miniwebagent.evaluate.human_tasks returns
+
+
+def script(replies):
+    """Sets the replies the stubbed LLMClient gives, in order (the last one repeats), and clears CALLS."""
+    REPLIES[:] = list(replies)
+    CALLS.clear()
+
+
+class LLMClient:
+    def __init__(self, model=None, temperature=None):
+        self.model, self.temperature = model, temperature
+
+    def complete(self, prompt, **kwargs):
+        CALLS.append({"model": self.model, "temperature": self.temperature, "prompt": prompt, **kwargs})
+        reply = REPLIES[min(len(CALLS), len(REPLIES)) - 1] if REPLIES else ""
+        if isinstance(reply, dict) and "raise" in reply:
+            raise RuntimeError(reply["raise"])
+        return reply
+
+
+_module("helpers.llm", LLMClient=LLMClient)
+_module("miniwebagent")
+_module("miniwebagent.evaluate", human_tasks=lambda split="all": list(HUMAN_TASKS))
+
 sys.path.insert(0, str(Path(__file__).parent))
 import taskgen_seed as seed  # noqa: E402
 
