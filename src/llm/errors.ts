@@ -1,0 +1,198 @@
+/**
+ * Turns whatever an SDK or `fetch` throws into an {@link LLMError}: the HTTP status, whether a retry may help,
+ * how long the server asked us to wait, and a message with every key-like string scrubbed out.
+ * @module
+ */
+import { LLMError } from './types';
+
+/** Who was called, and the secrets that must never appear in an error. */
+export interface ErrorContext {
+  readonly provider: string;
+  readonly model: string;
+  /** Strings to blank out of messages, stacks and causes (the API key). */
+  readonly secrets?: readonly string[];
+  /** The caller's signal: an error after it fired is an abort, not a failure to retry. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A non-2xx HTTP answer, thrown by {@link statusCapturingFetch} before an SDK turns it into its own error, so
+ * that the response headers (`Retry-After`) survive.
+ */
+export class HttpStatusError extends Error {
+  override readonly name = 'HttpStatusError';
+  readonly status: number;
+  readonly headers: Headers;
+  readonly bodyText: string;
+  constructor(status: number, headers: Headers, bodyText: string) {
+    super(`HTTP ${status}`);
+    this.status = status;
+    this.headers = headers;
+    this.bodyText = bodyText;
+  }
+}
+
+/** Wraps `fetch` so that a non-2xx answer rejects with an {@link HttpStatusError} carrying its headers and body. */
+export function statusCapturingFetch(base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (response.ok) return response;
+    throw new HttpStatusError(response.status, response.headers, await response.text().catch(() => ''));
+  };
+}
+
+const REDACTED = '[REDACTED]';
+const KEY_PATTERNS: ReadonlyArray<[RegExp, string]> = [
+  [/([?&](?:key|api[_-]?key|access_token|token)=)[^&#\s"'<>]+/gi, `$1${REDACTED}`],
+  [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
+  [/\bsk-[A-Za-z0-9_-]{6,}/g, REDACTED],
+  [/(\bBearer\s+)[A-Za-z0-9._~+/-]+=*/gi, `$1${REDACTED}`],
+  [/((?:x-goog-api-key|api[_-]?key|authorization)["']?\s*[:=]\s*["']?)[^"'\s,;}]+/gi, `$1${REDACTED}`],
+  [/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`],
+];
+
+/** Removes the given secrets and anything that looks like an API key or credential from `text`. */
+export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  for (const [pattern, replacement] of KEY_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/**
+ * Parses a `Retry-After` value, in seconds: a number of seconds, an HTTP date, or a Google `retryDelay` such as
+ * `"1.5s"`. `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  const seconds = /^(\d+(?:\.\d+)?)s?$/.exec(text);
+  if (seconds) return Number(seconds[1]);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, (date - now) / 1000);
+}
+
+const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 || status >= 500;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ENETUNREACH',
+  'EHOSTUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+const NETWORK_NAMES = new Set(['APIConnectionError', 'APIConnectionTimeoutError', 'TimeoutError', 'FetchError']);
+
+/** Converts anything thrown by a model call into an {@link LLMError} with a scrubbed message and cause chain. */
+export function toLLMError(error: unknown, context: ErrorContext): LLMError {
+  if (error instanceof LLMError) return error;
+  const { provider, model } = context;
+  const secrets = context.secrets ?? [];
+  const cause = sanitizeError(error, secrets);
+  const prefix = `${provider} model ${model}`;
+  if (context.signal?.aborted || isAbort(error)) {
+    return new LLMError(`${prefix}: call aborted`, { provider, model, isRetryable: false, cause });
+  }
+  const status = statusOf(error);
+  if (status !== undefined) {
+    const details = errorDetails(error);
+    const text = details.message ? `: ${oneLine(details.message)}` : '';
+    return new LLMError(scrubSecrets(`${prefix}: HTTP ${status}${text}`, secrets), {
+      provider, model, status, isRetryable: RETRYABLE_STATUS(status), retryAfter: details.retryAfter, cause,
+    });
+  }
+  const code = networkCode(error);
+  if (code !== undefined) {
+    return new LLMError(scrubSecrets(`${prefix}: network error (${code}): ${messageOf(error)}`, secrets), {
+      provider, model, isRetryable: true, cause,
+    });
+  }
+  return new LLMError(scrubSecrets(`${prefix}: ${messageOf(error)}`, secrets), { provider, model, isRetryable: false, cause });
+}
+
+/** A copy of an error and its cause chain with secrets scrubbed and only plain fields kept (name, message, code). */
+export function sanitizeError(error: unknown, secrets: readonly string[], depth = 0): Error | undefined {
+  if (error === undefined || error === null || depth > 5) return undefined;
+  if (!(error instanceof Error)) return new Error(scrubSecrets(String(error), secrets));
+  const copy = new Error(scrubSecrets(error.message, secrets), { cause: sanitizeError(error.cause, secrets, depth + 1) });
+  copy.name = error.name;
+  copy.stack = scrubSecrets(error.stack ?? `${error.name}: ${error.message}`, secrets);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
+  const status = statusOf(error);
+  if (status !== undefined) Object.assign(copy, { status });
+  return copy;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
+}
+
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 100 && status < 600 ? status : undefined;
+}
+
+function networkCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+    if (NETWORK_NAMES.has(e.name)) return e.name;
+    if (e.name === 'TypeError' && e.message === 'fetch failed' && !(e.cause instanceof Error)) return 'fetch failed';
+  }
+  return undefined;
+}
+
+/** The server's own message and wait hint from whichever error shape the SDK produced. */
+function errorDetails(error: unknown): { message?: string; retryAfter?: number } {
+  const e = error as { headers?: unknown; bodyText?: unknown; error?: unknown; message?: unknown };
+  const headers = e.headers instanceof Headers ? e.headers : undefined;
+  const fromHeader =
+    retryAfterMs(headers?.get('retry-after-ms')) ?? parseRetryAfter(headers?.get('retry-after'));
+  // Gemini errors carry a JSON body ({error: {message, details}}), as the body text or as the SDK's message.
+  const body = parseJson(typeof e.bodyText === 'string' ? e.bodyText : typeof e.message === 'string' ? e.message : '');
+  const googleError = (body as { error?: { message?: unknown; details?: unknown } } | undefined)?.error;
+  const openaiError = e.error as { message?: unknown } | undefined;
+  const message =
+    stringOr(googleError?.message) ??
+    stringOr(openaiError?.message) ??
+    (typeof e.bodyText === 'string' ? e.bodyText.slice(0, 500) : undefined) ??
+    stringOr(e.message);
+  return { message, retryAfter: fromHeader ?? googleRetryDelay(googleError?.details) };
+}
+
+function googleRetryDelay(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const delay = (detail as { retryDelay?: unknown } | null)?.retryDelay;
+    if (typeof delay === 'string') return parseRetryAfter(delay);
+  }
+  return undefined;
+}
+
+function retryAfterMs(value: string | null | undefined): number | undefined {
+  const ms = value ? Number(value) : NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : undefined;
+}
+
+function parseJson(text: string): unknown {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  const inner = error.cause instanceof Error && error.cause.message !== error.message ? `: ${error.cause.message}` : '';
+  return oneLine(`${error.message}${inner}`);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
