@@ -15,3 +15,4 @@ export type {
   FakeUsage,
   RecordedRequest,
 } from './http';
+export { makeImage, base64Of, type MakeImageOptions } from './images';
