@@ -132,13 +132,16 @@ function statusOf(error: unknown): number | undefined {
 }
 
 function networkCode(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+  const chain: Error[] = [];
+  for (let e = error; e instanceof Error && chain.length < 6; e = e.cause) chain.push(e);
+  // The socket's own code (ECONNREFUSED) says more than the SDK's wrapper (APIConnectionError).
+  for (const e of chain) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
-    if (NETWORK_NAMES.has(e.name)) return e.name;
-    if (e.name === 'TypeError' && e.message === 'fetch failed' && !(e.cause instanceof Error)) return 'fetch failed';
   }
-  return undefined;
+  const named = chain.find((e) => NETWORK_NAMES.has(e.name));
+  if (named) return named.name;
+  return chain.some((e) => e.name === 'TypeError' && e.message === 'fetch failed') ? 'fetch failed' : undefined;
 }
 
 /** The server's own message and wait hint from whichever error shape the SDK produced. */

@@ -1,0 +1,142 @@
+/**
+ * Any OpenAI-compatible chat-completions server (vLLM, SGLang, llama.cpp, Ollama, OpenAI itself) through the
+ * `openai` SDK, with our retry policy and shared limiter instead of the SDK's retries.
+ * @module
+ */
+import OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { encodeCallImages, type EncodedImage } from './images';
+import type { Limiter } from './limiter';
+import { callWithRetry, type CallContext, type RetryOptions } from './retry';
+import type { CompleteOptions, Completion, LanguageModel, Usage } from './types';
+
+/** Options of {@link openaiCompatible}. */
+export interface OpenAICompatibleOptions {
+  /** The server's API root, such as `http://127.0.0.1:8000/v1`. */
+  readonly baseURL: string;
+  /** The served model name, such as `Qwen/Qwen3.5-4B`. */
+  readonly model: string;
+  /** The API key. Default: env `apiKeyEnv`, else `EMPTY` (local servers need none). */
+  readonly apiKey?: string;
+  /** The environment variable read for the key when `apiKey` is not given. Default `OPENAI_API_KEY`. */
+  readonly apiKeyEnv?: string;
+  /** Merged into every request body, e.g. vLLM's `{chat_template_kwargs: {enable_thinking: false}}`. */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  /** More HTTP headers on every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Whether the server takes `response_format` (JSON mode). Default true; false leaves JSON to the prompt. */
+  readonly supportsJsonMode?: boolean;
+  /** Whether the server takes `response_format: json_schema` (structured outputs). Default true; false sends `json_object` even with a schema. */
+  readonly structuredOutputs?: boolean;
+  /** The provider name recorded in usage and errors. Default `openai-compatible`. */
+  readonly providerName?: string;
+  /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
+  readonly downscale?: number;
+  /** Gives up on one attempt after this many ms (then it is retried as a timeout). Default 300 000. */
+  readonly timeoutMs?: number;
+  /** The retry policy (retries, delays, `onRetry`). */
+  readonly retry?: RetryOptions;
+  /** The run's shared limiter, see {@link createLimiter}. */
+  readonly limiter?: Limiter;
+  /** The environment to read the key from. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * A {@link LanguageModel} on an OpenAI-compatible server.
+ * @example
+ * const agent = openaiCompatible({
+ *   baseURL: 'http://127.0.0.1:8000/v1',
+ *   model: 'Qwen/Qwen3.5-4B',
+ *   extraBody: { chat_template_kwargs: { enable_thinking: false } },
+ * });
+ */
+export function openaiCompatible(options: OpenAICompatibleOptions): LanguageModel {
+  const { model, baseURL } = options;
+  const provider = options.providerName ?? 'openai-compatible';
+  const env = options.env ?? process.env;
+  const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? 'EMPTY';
+  const client = new OpenAI({
+    apiKey,
+    baseURL,
+    maxRetries: 0, // our policy retries
+    timeout: options.timeoutMs ?? 300_000,
+    logLevel: 'off', // the library prints nothing
+    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
+  });
+
+  return {
+    provider,
+    modelId: model,
+    async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
+      const context: CallContext = {
+        provider, model, secrets: [apiKey], signal: call.signal, retry: options.retry, limiter: options.limiter,
+      };
+      const body = {
+        ...(await requestBody(prompt, call, options, provider)),
+        ...options.extraBody,
+      } as ChatCompletionCreateParamsNonStreaming;
+      const response = await callWithRetry(
+        () => client.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined),
+        context,
+      );
+      return { text: response.choices[0]?.message.content ?? '', usage: usageOf(response), model };
+    },
+  };
+}
+
+async function requestBody(
+  prompt: string,
+  call: CompleteOptions,
+  options: OpenAICompatibleOptions,
+  provider: string,
+): Promise<ChatCompletionCreateParamsNonStreaming> {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (call.system !== undefined) messages.push({ role: 'system', content: call.system });
+  const images = await encodeCallImages(call.images, { downscale: options.downscale, provider, model: options.model });
+  messages.push({ role: 'user', content: userContent(prompt, images) });
+  const responseFormat = responseFormatOf(call, options);
+  return {
+    model: options.model,
+    messages,
+    ...(call.maxTokens !== undefined ? { max_tokens: call.maxTokens } : {}),
+    ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+    ...(responseFormat ? { response_format: responseFormat } : {}),
+  };
+}
+
+/** The prompt alone as a string; with images, a text part then one `image_url` data-URL part per image. */
+function userContent(prompt: string, images: readonly EncodedImage[]): string | ChatCompletionContentPart[] {
+  if (images.length === 0) return prompt;
+  return [
+    { type: 'text', text: prompt },
+    ...images.map((image): ChatCompletionContentPart => ({
+      type: 'image_url',
+      image_url: { url: `data:${image.mediaType};base64,${image.base64}` },
+    })),
+  ];
+}
+
+function responseFormatOf(
+  call: CompleteOptions,
+  options: OpenAICompatibleOptions,
+): ChatCompletionCreateParamsNonStreaming['response_format'] {
+  if (options.supportsJsonMode === false) return undefined;
+  if (call.jsonSchema !== undefined && options.structuredOutputs !== false) {
+    return { type: 'json_schema', json_schema: { name: 'response', schema: call.jsonSchema, strict: true } };
+  }
+  if (call.json || call.jsonSchema !== undefined) return { type: 'json_object' };
+  return undefined;
+}
+
+function usageOf(response: ChatCompletion): Usage {
+  return {
+    inputTokens: response.usage?.prompt_tokens ?? 0,
+    outputTokens: response.usage?.completion_tokens ?? 0,
+  };
+}
