@@ -16,7 +16,9 @@ export interface EncodedImage {
 export interface EncodeImageOptions {
   /**
    * Downscale images whose longer side exceeds this many pixels (aspect kept, same format). Off by default:
-   * images go as given. Gemini bills large images per 768-px tile, so e.g. 768 cuts a 1280x800 screenshot's cost.
+   * images go as given. It saves tokens where the provider bills by image size (Gemini counts 768-px tiles),
+   * not bytes: a resized PNG screenshot can be larger than the original (anti-aliasing), and sharp takes
+   * tens of ms per image (bench/llm.bench.ts).
    */
   readonly downscale?: number;
 }

@@ -13,20 +13,23 @@ export interface MakeImageOptions {
 }
 
 /**
- * A screenshot-like image (flat bands with some detail, so PNG compresses as real screenshots do) as an
- * {@link ImageInput}. Default 64x40 PNG.
+ * A screenshot-like image as an {@link ImageInput}: a coloured header band, then rows of "text" (seeded
+ * pseudo-random dark pixels on white), so PNG compresses about as real page screenshots do (~100 KB at
+ * 1280x800). Default 64x40 PNG.
  */
 export async function makeImage(options: MakeImageOptions = {}): Promise<ImageInput> {
   const { width = 64, height = 40, format = 'png', seed = 0 } = options;
   const pixels = Buffer.alloc(width * height * 3);
+  let state = (seed * 2654435761 + 1) >>> 0;
+  const random = () => (state = (state * 1103515245 + 12345) >>> 0) / 2 ** 32;
   for (let y = 0; y < height; y++) {
-    const band = Math.floor(y / 24) + seed;
+    const header = y < height / 10;
+    const textRow = y % 24 > 6 && y % 24 < 18;
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 3;
-      const detail = (x * 7 + y * 13 + seed * 31) % 97 < 3 ? 90 : 0;
-      pixels[i] = (band * 53 + detail) & 255;
-      pixels[i + 1] = (band * 101 + seed * 17) & 255;
-      pixels[i + 2] = (240 - detail) & 255;
+      const ink = !header && textRow && random() < 0.24;
+      const rgb = header ? [40 + ((seed * 47) & 127), 90, 200] : ink ? [30, 30, 40] : [245, 245, 250];
+      pixels.set(rgb, i);
     }
   }
   const image = sharp(pixels, { raw: { width, height, channels: 3 } });
