@@ -137,6 +137,13 @@ describe('gemini adapter against a fake Gemini server', () => {
     expect(error.message).toMatch(/network error \((ECONNREFUSED|UND_ERR_SOCKET|ECONNRESET)\)/);
   });
 
+  it('retries an attempt that runs past timeoutMs', async () => {
+    server = await startFakeGemini({ replies: [{ text: 'too slow', delayMs: 1500 }, 'in time'] });
+    const llm = gemini({ apiKey: KEY, baseUrl: server.url, timeoutMs: 200, retry: FAST });
+    expect((await llm.complete('hi')).text).toBe('in time');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('stops when the signal fires, without retrying', async () => {
     server = await startFakeGemini({ replies: [{ status: 503 }] });
     const controller = new AbortController();

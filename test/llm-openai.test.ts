@@ -121,6 +121,24 @@ describe('openaiCompatible adapter against a fake OpenAI-compatible server', () 
     expect(error.message).toMatch(/Qwen\/Qwen3\.5-4B: HTTP 500.*gave up after 3 attempts/);
   });
 
+  it('retries an attempt that runs past timeoutMs', async () => {
+    server = await startFakeOpenAI({ replies: [{ text: 'too slow', delayMs: 1500 }, 'in time'] });
+    const llm = openaiCompatible({ baseURL: server.url, model: 'm', timeoutMs: 200, retry: FAST });
+    expect((await llm.complete('hi')).text).toBe('in time');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('stops when the signal fires, without retrying', async () => {
+    server = await startFakeOpenAI({ replies: [{ text: 'slow', delayMs: 1000 }] });
+    const controller = new AbortController();
+    const llm = openaiCompatible({ baseURL: server.url, model: 'm', retry: FAST });
+    const pending = llm.complete('hi', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = (await pending.catch((e: unknown) => e)) as LLMError;
+    expect(error).toBeInstanceOf(LLMError);
+    expect([error.message, error.isRetryable]).toEqual(['openai-compatible model m: call aborted', false]);
+  });
+
   it('treats a dropped connection and a closed server as retryable network errors', async () => {
     server = await startFakeOpenAI({ replies: [{ disconnect: true }, 'after the drop'] });
     const llm = openaiCompatible({ baseURL: server.url, model: 'm', retry: FAST });

@@ -88,8 +88,12 @@ export function toLLMError(error: unknown, context: ErrorContext): LLMError {
   const secrets = context.secrets ?? [];
   const cause = sanitizeError(error, secrets);
   const prefix = `${provider} model ${model}`;
-  if (context.signal?.aborted || isAbort(error)) {
+  if (context.signal?.aborted) {
     return new LLMError(`${prefix}: call aborted`, { provider, model, isRetryable: false, cause });
+  }
+  // An abort nobody asked for is the SDK's own per-attempt timeout.
+  if (isAbort(error)) {
+    return new LLMError(`${prefix}: timed out`, { provider, model, isRetryable: true, cause });
   }
   const status = statusOf(error);
   if (status !== undefined) {
@@ -113,7 +117,7 @@ export function sanitizeError(error: unknown, secrets: readonly string[], depth 
   if (error === undefined || error === null || depth > 5) return undefined;
   if (!(error instanceof Error)) return new Error(scrubSecrets(String(error), secrets));
   const copy = new Error(scrubSecrets(error.message, secrets), { cause: sanitizeError(error.cause, secrets, depth + 1) });
-  copy.name = error.name;
+  copy.name = nameOf(error);
   copy.stack = scrubSecrets(error.stack ?? `${error.name}: ${error.message}`, secrets);
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' || typeof code === 'number') Object.assign(copy, { code });
@@ -122,8 +126,13 @@ export function sanitizeError(error: unknown, secrets: readonly string[], depth 
   return copy;
 }
 
+/** The error's name; the class name where the SDK left it as plain `Error` (openai's error classes do). */
+function nameOf(error: Error): string {
+  return error.name === 'Error' && error.constructor?.name ? error.constructor.name : error.name;
+}
+
 function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'APIUserAbortError');
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -139,8 +148,8 @@ function networkCode(error: unknown): string | undefined {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
   }
-  const named = chain.find((e) => NETWORK_NAMES.has(e.name));
-  if (named) return named.name;
+  const named = chain.find((e) => NETWORK_NAMES.has(nameOf(e)));
+  if (named) return nameOf(named);
   return chain.some((e) => e.name === 'TypeError' && e.message === 'fetch failed') ? 'fetch failed' : undefined;
 }
 
