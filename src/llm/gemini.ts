@@ -3,7 +3,7 @@
  * PNG/JPEG images, token usage, and our retry policy and shared limiter instead of the SDK's.
  * @module
  */
-import { GoogleGenAI, type GenerateContentConfig, type GenerateContentResponse, type Part } from '@google/genai';
+import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { statusCapturingFetch } from './errors';
 import { encodeCallImages } from './images';
 import type { Limiter } from './limiter';
@@ -58,17 +58,20 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
   }
   // The SDK retries only when `httpOptions.retryOptions` is set; we leave it unset so that our policy applies.
   // The fetch wrapper keeps error responses' headers (Retry-After), which the SDK's own errors drop.
-  const client = new GoogleGenAI({
-    apiKey,
-    vertexai: false,
-    ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
-    httpOptions: {
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-      ...(options.headers ? { headers: { ...options.headers } } : {}),
-      timeout: options.timeoutMs ?? 300_000,
-      fetch: statusCapturingFetch(),
-    },
-  });
+  // The SDK is loaded on the first call, so importing the library stays cheap.
+  let client: Promise<GoogleGenAI> | undefined;
+  const connect = async () =>
+    new (await import('@google/genai')).GoogleGenAI({
+      apiKey,
+      vertexai: false,
+      ...(options.apiVersion ? { apiVersion: options.apiVersion } : {}),
+      httpOptions: {
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(options.headers ? { headers: { ...options.headers } } : {}),
+        timeout: options.timeoutMs ?? 300_000,
+        fetch: statusCapturingFetch(),
+      },
+    });
 
   return {
     provider: 'gemini',
@@ -80,9 +83,10 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
       const images = await encodeCallImages(call.images, { downscale: options.downscale, provider: 'gemini', model });
       const parts: Part[] = images.map((image) => ({ inlineData: { mimeType: image.mediaType, data: image.base64 } }));
       const config = generationConfig(call);
+      const sdk = await (client ??= connect());
       const response = await callWithRetry(
         () =>
-          client.models.generateContent({
+          sdk.models.generateContent({
             model,
             contents: [{ role: 'user', parts: [{ text: prompt }, ...parts] }],
             config,

@@ -3,7 +3,7 @@
  * `openai` SDK, with our retry policy and shared limiter instead of the SDK's retries.
  * @module
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionContentPart,
@@ -61,14 +61,17 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
   const provider = options.providerName ?? 'openai-compatible';
   const env = options.env ?? process.env;
   const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? 'EMPTY';
-  const client = new OpenAI({
-    apiKey,
-    baseURL,
-    maxRetries: 0, // our policy retries
-    timeout: options.timeoutMs ?? 300_000,
-    logLevel: 'off', // the library prints nothing
-    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
-  });
+  // The SDK is loaded on the first call, so importing the library stays cheap.
+  let client: Promise<OpenAI> | undefined;
+  const connect = async () =>
+    new (await import('openai')).default({
+      apiKey,
+      baseURL,
+      maxRetries: 0, // our policy retries
+      timeout: options.timeoutMs ?? 300_000,
+      logLevel: 'off', // the library prints nothing
+      ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
+    });
 
   return {
     provider,
@@ -81,8 +84,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
         ...(await requestBody(prompt, call, options, provider)),
         ...options.extraBody,
       } as ChatCompletionCreateParamsNonStreaming;
+      const sdk = await (client ??= connect());
       const response = await callWithRetry(
-        () => client.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined),
+        () => sdk.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined),
         context,
       );
       return { text: response.choices[0]?.message.content ?? '', usage: usageOf(response), model };
