@@ -69,6 +69,12 @@ export interface PolicyInput {
 export interface PolicyDecision {
   readonly text: string;
   readonly usage?: Usage;
+  /**
+   * The exact system and user text the model was given (the user text with `<image>` where the screenshot
+   * went), recorded in the training rows so training matches inference. Policies without a model leave it
+   * out and rows get the default agent prompt.
+   */
+  readonly messages?: { readonly system: string; readonly user: string };
 }
 
 /** Decides the next action. Implementations must be safe to call for several episodes at once. */

@@ -1,0 +1,203 @@
+/**
+ * The attempt step: every task run by a policy in a real browser from its start page, N at a time, each
+ * episode recorded in `<out>/<task_id>/`. Resumable: finished episodes are skipped, half-written ones redone.
+ * @module
+ */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { describeError } from '../errors';
+import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
+import { ZERO_USAGE, type Usage } from '../llm/types';
+import { assertPlainName } from '../names';
+import type { Outcome, Task } from '../schemas';
+import type { SiteSource } from '../source/types';
+import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
+import { runEpisode, type StepInfo, type VerifyFunction } from './episode';
+import { browserEvidence } from './evidence';
+import { mergeTasksFile, scanRun, writeResults, type FinishedEpisode } from './run-dir';
+import type { EvidenceProvider, Policy } from './types';
+
+/** Options of {@link attempt}. */
+export interface AttemptOptions {
+  /** Decides each action. */
+  readonly policy: Policy;
+  /** Where the sites are served: its `baseUrl` is the server the browser visits. */
+  readonly source: Pick<SiteSource, 'baseUrl'>;
+  /** The run directory. */
+  readonly out: string;
+  /** The server's record of each episode. Default {@link browserEvidence} (requests only, no data changes). */
+  readonly evidence?: EvidenceProvider;
+  /** Episodes in parallel. Default 4. */
+  readonly concurrency?: number;
+  /** Steps per episode. Default 15. */
+  readonly maxSteps?: number;
+  /** Time limit of one episode in ms. Default 300000. */
+  readonly episodeTimeoutMs?: number;
+  /** Time limit of one element action in ms. Default 5000. */
+  readonly actionTimeoutMs?: number;
+  /** Checks tasks that have a verifier; its result goes to `episode.json` (`ok`) and `results.jsonl`. */
+  readonly verify?: VerifyFunction;
+  /** A browser to share (its owner closes it), or options for one this run launches and closes. */
+  readonly browser?: BrowserHost | BrowserOptions;
+  /** Default {@link nodeStore}. */
+  readonly store?: FileStore;
+  /** Progress events; the library never prints. */
+  readonly onEvent?: (event: AttemptEvent) => void;
+  /** Stops the run: no new episodes start, running ones are dropped (redone next time), the call rejects. */
+  readonly signal?: AbortSignal;
+}
+
+/** Progress of an {@link attempt} run. */
+export type AttemptEvent =
+  | { readonly type: 'run-start'; readonly tasks: number; readonly finished: number; readonly todo: number }
+  | { readonly type: 'episode-start'; readonly taskId: string }
+  | ({ readonly type: 'step'; readonly taskId: string } & StepInfo)
+  | {
+      readonly type: 'episode-end';
+      readonly taskId: string;
+      readonly outcome: Outcome;
+      readonly steps: number;
+      readonly ok: boolean | undefined;
+      readonly error: string | null;
+    }
+  | { readonly type: 'episode-failed'; readonly taskId: string; readonly error: string }
+  | { readonly type: 'browser-launch'; readonly launches: number }
+  | { readonly type: 'warning'; readonly message: string };
+
+/** What a run did. */
+export interface AttemptSummary {
+  /** Tasks given (duplicates removed). */
+  readonly tasks: number;
+  /** Episodes already finished before this call, skipped. */
+  readonly skipped: number;
+  /** Episodes run and recorded by this call. */
+  readonly recorded: number;
+  /** Episodes that could not run (model or server failures); not recorded, a rerun retries them. */
+  readonly failed: number;
+  /** Recorded episodes of this call by outcome. */
+  readonly outcomes: Readonly<Record<Outcome, number>>;
+  /** Steps taken in this call's episodes. */
+  readonly steps: number;
+  /** Verified episodes of the whole run (`results.jsonl`), and how many passed. */
+  readonly verified: { readonly total: number; readonly passed: number };
+  /** The policy's tokens in this call. */
+  readonly usage: Usage;
+  /** Wall time in ms. */
+  readonly ms: number;
+}
+
+/**
+ * Attempts `tasks` with `policy` and records every episode under `out` (DESIGN.md §3): `tasks.jsonl`,
+ * `<task_id>/{grade_inputs.json, screenshots/, final.png, rows/, episode.json}` and `results.jsonl`.
+ * A page or browser crash ends only its own episode, recorded with its error (a dead browser is relaunched).
+ */
+export async function attempt(tasks: readonly Task[], options: AttemptOptions): Promise<AttemptSummary> {
+  const t0 = Date.now();
+  const store = options.store ?? nodeStore();
+  const emit = options.onEvent ?? (() => {});
+  const baseUrl = options.source.baseUrl;
+  if (!baseUrl) throw new Error('attempt: the site source has no baseUrl (the server the browser visits)');
+  const { out } = options;
+  const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
+  await store.mkdir(out);
+  const order = (await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }))).map((t) => t.task_id);
+  const finished = await scanRun(store, out, order);
+  const hasVerifiers = unique.some((t) => t.verifier);
+  const saveResults = serial(() => writeResults(store, out, order, finished));
+  if (hasVerifiers || finished.size > 0) await saveResults();
+  const todo = unique.filter((t) => !finished.has(t.task_id));
+  const skipped = unique.length - todo.length;
+  emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
+
+  const owned = !isHost(options.browser);
+  const host = isHost(options.browser)
+    ? options.browser
+    : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+  const evidence = options.evidence ?? browserEvidence();
+  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
+  let recorded = 0;
+  let failed = 0;
+  let steps = 0;
+  let usage = ZERO_USAGE;
+  const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
+  const onAbort = () => queue.clear();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (const task of todo) {
+      void queue.add(async () => {
+        if (options.signal?.aborted) return;
+        const taskId = task.task_id;
+        emit({ type: 'episode-start', taskId });
+        try {
+          const result = await runEpisode({
+            task,
+            policy: options.policy,
+            host,
+            evidence,
+            baseUrl,
+            store,
+            dir: path.posix.join(out, taskId),
+            maxSteps: options.maxSteps ?? 15,
+            timeoutMs: options.episodeTimeoutMs ?? 300_000,
+            ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
+            ...(options.verify ? { verify: options.verify } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+            onStep: (s) => emit({ type: 'step', taskId, ...s }),
+          });
+          const { episode } = result;
+          recorded++;
+          outcomes[episode.outcome]++;
+          steps += episode.steps;
+          usage = { inputTokens: usage.inputTokens + result.usage.inputTokens, outputTokens: usage.outputTokens + result.usage.outputTokens };
+          finished.set(taskId, { episode, ok: result.ok });
+          if (result.ok !== undefined) await saveResults();
+          emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
+        } catch (error) {
+          if (options.signal?.aborted) return;
+          failed++;
+          emit({ type: 'episode-failed', taskId, error: describeError(error) });
+        }
+      });
+    }
+    await queue.onIdle();
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    if (owned) await host.close();
+  }
+  const verifiedCount = hasVerifiers || finished.size > 0 ? await saveResults() : 0;
+  if (options.signal?.aborted) throw options.signal.reason;
+  const passed = [...finished.values()].filter((f) => f.ok === true).length;
+  return { tasks: unique.length, skipped, recorded, failed, outcomes, steps, verified: { total: verifiedCount, passed }, usage, ms: Date.now() - t0 };
+}
+
+function isHost(b: AttemptOptions['browser']): b is BrowserHost {
+  return typeof (b as BrowserHost | undefined)?.browser === 'function';
+}
+
+// Checks every id and site before any path is built; a repeated task id is attempted once.
+function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[] {
+  const seen = new Set<string>();
+  const out: Task[] = [];
+  for (const task of tasks) {
+    assertPlainName(task.task_id, 'task id');
+    assertPlainName(task.site, 'site');
+    if (seen.has(task.task_id)) {
+      warn(`task ${task.task_id} appears more than once; attempted once`);
+      continue;
+    }
+    seen.add(task.task_id);
+    out.push(task);
+  }
+  return out;
+}
+
+// Runs `work` one call at a time, in call order; each call resolves with its own result.
+function serial<T>(work: () => Promise<T>): () => Promise<T> {
+  let chain: Promise<unknown> = Promise.resolve();
+  return () => {
+    const next = chain.then(work, work);
+    chain = next.catch(() => {});
+    return next;
+  };
+}

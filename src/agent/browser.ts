@@ -1,0 +1,205 @@
+/**
+ * The browser: one system Chromium shared by a run (relaunched if it dies), and per episode a fresh context
+ * with a 1280x800 page locked to the site's origin.
+ * @module
+ */
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { PageWatch } from './page-watch';
+import type { BrowserRequest } from './types';
+
+/** The viewport of every episode, and so the size of every screenshot. */
+export const VIEWPORT = Object.freeze({ width: 1280, height: 800 });
+
+/**
+ * Chromium flags that work as root in a container with no network: without the background-networking flags
+ * Chromium tries to reach Google's services.
+ */
+export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]);
+
+/** Options of {@link browserHost}. */
+export interface BrowserOptions {
+  /** The Chromium binary. Default: env `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
+  readonly executablePath?: string;
+  /** Extra Chromium flags, after {@link CHROMIUM_ARGS}. */
+  readonly args?: readonly string[];
+  /** Called after each launch (the first and every relaunch), with the launch count. */
+  readonly onLaunch?: (launches: number) => void;
+}
+
+/** A shared browser that is launched on first use and relaunched when it has died. */
+export interface BrowserHost {
+  /** The live browser, launching one if there is none. */
+  browser(): Promise<Browser>;
+  /** How many times a browser was launched. */
+  readonly launches: number;
+  /** Closes the browser. */
+  close(): Promise<void>;
+}
+
+/** A shared Chromium; see {@link BrowserHost}. */
+export function browserHost(options: BrowserOptions = {}): BrowserHost {
+  let current: Promise<Browser> | null = null;
+  let launches = 0;
+  const launch = async (): Promise<Browser> => {
+    const browser = await chromium.launch({
+      executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+      headless: true,
+    });
+    launches++;
+    options.onLaunch?.(launches);
+    return browser;
+  };
+  return {
+    get launches() {
+      return launches;
+    },
+    async browser() {
+      if (current) {
+        const b = await current.catch(() => null);
+        if (b?.isConnected()) return b;
+      }
+      const next = launch();
+      current = next;
+      next.catch(() => {
+        if (current === next) current = null;
+      });
+      return next;
+    },
+    async close() {
+      const b = current ? await current.catch(() => null) : null;
+      current = null;
+      await b?.close().catch(() => {});
+    },
+  };
+}
+
+/** One episode's browser state. */
+export interface EpisodePage {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly watch: PageWatch;
+  /** The site's origin, the only one the page may reach. */
+  readonly origin: string;
+  /** Waits (at most `capMs`) until every started request was reported to `onRequest`. */
+  flushRequests(capMs?: number): Promise<void>;
+  /** Closes the context (and its page). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openEpisodePage}. */
+export interface EpisodePageOptions {
+  /** The only origin the page may reach: `http://127.0.0.1:8000`. */
+  readonly origin: string;
+  /** Cookies of the episode's server session. */
+  readonly cookies?: ReadonlyArray<{ readonly name: string; readonly value: string; readonly url: string }>;
+  /** Called with each finished same-origin request, for browser-side evidence. */
+  readonly onRequest?: (request: BrowserRequest) => void;
+}
+
+/**
+ * A fresh context and page for one episode: 1280x800, service workers off (so every request is seen), every
+ * request to another origin aborted and reported to the page's {@link PageWatch}.
+ */
+export async function openEpisodePage(host: BrowserHost, options: EpisodePageOptions): Promise<EpisodePage> {
+  const { origin } = options;
+  const browser = await host.browser();
+  const context = await browser.newContext({
+    viewport: VIEWPORT,
+    deviceScaleFactor: 1,
+    serviceWorkers: 'block',
+    acceptDownloads: false,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  try {
+    if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
+    const page = await context.newPage();
+    const watch = new PageWatch(page, origin);
+    // Only requests that leave the origin reach this handler; the site's own are not intercepted.
+    await context.route(otherOrigins(origin), (route) => {
+      const request = route.request();
+      watch.blocked(request.url(), request.isNavigationRequest() && request.frame() === page.mainFrame());
+      return route.abort('blockedbyclient').catch(() => {});
+    });
+    browser.once('disconnected', () => watch.markGone('the browser died'));
+    const requests = options.onRequest ? requestReporter(context, origin, options.onRequest) : null;
+    return {
+      context,
+      page,
+      watch,
+      origin,
+      flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
+      close: () => context.close().catch(() => {}),
+    };
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** A URL pattern for every http(s) or ws(s) URL outside `origin`. */
+export function otherOrigins(origin: string): RegExp {
+  const escaped = origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`^(?!${escaped}(?:[/?#]|$))(?:https?|wss?):`, 'i');
+}
+
+// Reports same-origin requests in the order they started, each once it has finished or failed; a request that
+// never ends is reported with status null when the episode flushes.
+function requestReporter(
+  context: BrowserContext,
+  origin: string,
+  report: (request: BrowserRequest) => void,
+): { flush(capMs: number): Promise<void> } {
+  const open = new Map<Request, (status: number | null) => void>();
+  let chain: Promise<void> = Promise.resolve();
+  context.on('request', (r) => {
+    if (!sameOrigin(r.url(), origin)) return;
+    const ended = new Promise<number | null>((resolve) => open.set(r, resolve));
+    const entry: Omit<BrowserRequest, 'status'> = {
+      method: r.method(),
+      url: r.url(),
+      postData: r.postData(),
+      contentType: r.headers()['content-type'] ?? null,
+    };
+    chain = chain.then(async () => report({ ...entry, status: await ended }));
+  });
+  const end = (r: Request, status: number | null) => {
+    open.get(r)?.(status);
+    open.delete(r);
+  };
+  context.on('requestfinished', (r) => {
+    void r.response().then(
+      (res) => end(r, res ? res.status() : null),
+      () => end(r, null),
+    );
+  });
+  context.on('requestfailed', (r) => end(r, null));
+  return {
+    async flush(capMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
+      await Promise.race([chain, timeout]);
+      clearTimeout(timer);
+      for (const r of [...open.keys()]) end(r, null);
+      await chain;
+    },
+  };
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * One episode: a fresh browser context and server session, the task's start page, then observe, decide, act
+ * and record up to `maxSteps` times, and the episode's directory written at the end.
+ * @module
+ */
+import type { FileStore } from '../fs/types';
+import { ZERO_USAGE, type Usage } from '../llm/types';
+import type { Action, Change, Episode, LogEntry, Outcome, Row, Task } from '../schemas';
+import { describeError } from '../errors';
+import { performAction } from './actions';
+import { openEpisodePage, type BrowserHost, type EpisodePage } from './browser';
+import { observe } from './observe';
+import { PageGoneError } from './page-watch';
+import { actionJson, parseAction } from './parse-action';
+import { defaultAgentMessages } from './prompt';
+import { EpisodeRecorder } from './recorder';
+import type { EvidenceProvider, EvidenceSession, Observation, Policy, PolicyDecision, StepRecord } from './types';
+
+/** The evidence a verifier checks. */
+export interface VerifyInput {
+  readonly answer: string | null;
+  readonly log: readonly LogEntry[];
+  readonly changes: readonly Change[];
+  /** The rows of a table at the end, when the server can tell. */
+  readonly state?: (table: string) => Promise<Record<string, unknown>[]>;
+}
+
+/** Checks a task's verifier against an episode's evidence. */
+export type VerifyFunction = (task: Task, input: VerifyInput) => boolean | Promise<boolean>;
+
+/** A step as reported through events. */
+export interface StepInfo {
+  readonly step: number;
+  readonly url: string;
+  readonly action: Action | null;
+  readonly error: string | null;
+}
+
+/** What {@link runEpisode} needs. */
+export interface EpisodeOptions {
+  readonly task: Task;
+  readonly policy: Policy;
+  readonly host: BrowserHost;
+  readonly evidence: EvidenceProvider;
+  /** The server's base URL; the episode starts at `baseUrl + task.start_path` and stays on its origin. */
+  readonly baseUrl: string;
+  readonly store: FileStore;
+  /** The episode directory, `<run>/<task_id>`. */
+  readonly dir: string;
+  readonly maxSteps: number;
+  /** The episode's time limit in ms; when it passes the episode ends as `timeout`. */
+  readonly timeoutMs: number;
+  /** Per action (click, fill...) time limit in ms. */
+  readonly actionTimeoutMs?: number;
+  readonly verify?: VerifyFunction;
+  readonly signal?: AbortSignal;
+  readonly onStep?: (step: StepInfo) => void;
+}
+
+/** A finished, recorded episode. */
+export interface EpisodeResult {
+  readonly episode: Episode;
+  /** The verifier's result, for tasks with one. */
+  readonly ok: boolean | undefined;
+  readonly usage: Usage;
+}
+
+/**
+ * An episode that could not be run for reasons outside it (the policy's model failed, the server or its
+ * evidence endpoint is down): nothing is recorded, so a rerun tries it again.
+ */
+export class EpisodeFailure extends Error {
+  override readonly name = 'EpisodeFailure';
+}
+
+class EpisodeTimeout extends Error {}
+
+/**
+ * Runs one episode and records it. A page that crashes or closes, or a browser that dies, ends the episode
+ * with outcome `error` (recorded); an {@link EpisodeFailure} or an abort leaves nothing behind.
+ */
+export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult> {
+  const { task, policy, store, dir } = options;
+  const started = new Date();
+  const recorder = new EpisodeRecorder(store, dir);
+  await store.remove(dir);
+  const origin = new URL(options.baseUrl).origin;
+  const timer = new AbortController();
+  const deadline = setTimeout(() => timer.abort(new EpisodeTimeout('time limit')), options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+  let session: EvidenceSession | null = null;
+  let ep: EpisodePage | null = null;
+  try {
+    session = await infra('evidence', () => options.evidence.open({ site: task.site, taskId: task.task_id, baseUrl: options.baseUrl }));
+    const s = session;
+    ep = await openEpisodePage(options.host, {
+      origin,
+      cookies: s.cookies,
+      ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
+    });
+    const start = new URL(task.start_path, options.baseUrl).href;
+    await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
+    const run = await loop(options, ep, recorder, signal);
+    await ep.flushRequests();
+    const evidence = await infra('evidence', () => s.collect());
+    const ok = task.verifier && options.verify
+      ? await options.verify(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) })
+      : undefined;
+    const ended = new Date();
+    const episode: Episode = {
+      task,
+      outcome: run.outcome,
+      steps: run.history.length,
+      answer: run.answer,
+      timings: { started: started.toISOString(), ended: ended.toISOString(), ms: ended.getTime() - started.getTime() },
+      model: policy.model ?? null,
+      error: run.error,
+      policy: policy.name,
+      ...(ok !== undefined ? { ok } : {}),
+      blocked: ep.watch.blockedUrls,
+      usage: run.usage,
+    };
+    await recorder.finish({
+      gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
+      rows: run.rows,
+      episode,
+    });
+    return { episode, ok, usage: run.usage };
+  } catch (error) {
+    await recorder.discard().catch(() => {});
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw error instanceof EpisodeFailure ? error : new EpisodeFailure(describeError(error), { cause: error });
+  } finally {
+    clearTimeout(deadline);
+    await ep?.close();
+    await session?.close?.().catch(() => {});
+  }
+}
+
+interface LoopResult {
+  outcome: Outcome;
+  answer: string | null;
+  error: string | null;
+  history: StepRecord[];
+  actions: Action[];
+  rows: Row[];
+  seen: string[];
+  usage: Usage;
+}
+
+// Observe, decide, act, until done, the step limit, the time limit, or the page going away.
+async function loop(options: EpisodeOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal): Promise<LoopResult> {
+  const { task, policy, maxSteps } = options;
+  const r: LoopResult = { outcome: 'max_steps', answer: null, error: null, history: [], actions: [], rows: [], seen: [], usage: ZERO_USAGE };
+  let last: Observation | null = null;
+  let lastError: string | null = null;
+  let finalShot: Uint8Array | null = null;
+  try {
+    for (let step = 0; step < maxSteps; step++) {
+      if (signal.aborted) throw signal.reason;
+      const observation = await ep.watch.guard(observe(ep.page, { step, error: lastError }));
+      last = observation;
+      recorder.screenshot(step, observation.screenshot);
+      r.seen.push(observation.prompt);
+      const input = { task, observation, history: [...r.history], step, maxSteps, signal };
+      const decision = await decide(policy, input, signal);
+      r.usage = addUsage(r.usage, decision.usage);
+      const parsed = parseAction(decision.text);
+      let error = parsed.error ?? null;
+      if (parsed.action) {
+        r.actions.push(parsed.action);
+        r.rows.push(row(decision, input, parsed.action));
+        if ('done' in parsed.action) {
+          r.answer = parsed.action.done.answer ?? null;
+          r.outcome = 'done';
+          finalShot = observation.screenshot;
+        } else {
+          error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
+        }
+      }
+      r.history.push({ step, url: observation.url, raw: decision.text, action: parsed.action ?? null, error });
+      options.onStep?.({ step, url: observation.url, action: parsed.action ?? null, error });
+      lastError = error;
+      if (r.outcome === 'done') break;
+    }
+  } catch (error) {
+    if (error instanceof PageGoneError) {
+      r.outcome = 'error';
+      r.error = error.message;
+      return r;
+    }
+    if (!(signal.reason instanceof EpisodeTimeout) || options.signal?.aborted) throw error;
+    r.outcome = 'timeout';
+    r.error = `the episode ran past its time limit (${options.timeoutMs} ms)`;
+  }
+  await finish(ep, recorder, r, last, lastError, finalShot);
+  return r;
+}
+
+// The final state: the last screenshot when the agent said done, else a fresh observation.
+async function finish(ep: EpisodePage, recorder: EpisodeRecorder, r: LoopResult, last: Observation | null, lastError: string | null, shot: Uint8Array | null): Promise<void> {
+  if (shot) {
+    recorder.final(shot);
+    return;
+  }
+  try {
+    const final = await ep.watch.guard(observe(ep.page, { step: r.history.length, error: lastError }));
+    recorder.final(final.screenshot);
+    if (final.prompt !== last?.prompt) r.seen.push(final.prompt);
+  } catch (error) {
+    if (!(error instanceof PageGoneError)) throw error;
+    r.outcome = 'error';
+    r.error ??= error.message;
+  }
+}
+
+async function decide(policy: Policy, input: Parameters<Policy['decide']>[0], signal: AbortSignal): Promise<PolicyDecision> {
+  let onAbort: () => void = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([policy.decide(input), aborted]);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw new EpisodeFailure(`policy ${policy.name}: ${describeError(error)}`, { cause: error });
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+// A training row: the messages the model got (or the default agent prompt) and the canonical action.
+function row(decision: PolicyDecision, input: Parameters<Policy['decide']>[0], action: Action): Row {
+  const messages = decision.messages ?? defaultAgentMessages(input);
+  return {
+    messages: [
+      { role: 'system', content: messages.system },
+      { role: 'user', content: messages.user },
+      { role: 'assistant', content: actionJson(action) },
+    ],
+    images: [EpisodeRecorder.stepImage(input.step)],
+  };
+}
+
+async function infra<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PageGoneError) throw error;
+    throw new EpisodeFailure(`${what}: ${describeError(error)}`, { cause: error });
+  }
+}
+
+function addUsage(a: Usage, b: Usage | undefined): Usage {
+  return b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a;
+}

@@ -1,0 +1,170 @@
+/**
+ * Watches one episode's page: requests in flight, navigations, requests blocked for leaving the site, dialogs,
+ * popups and crashes, so an action can wait until the page has settled and report what happened.
+ * @module
+ */
+import type { Page, Request } from 'playwright-core';
+
+/** A point in the page's activity, taken before an action. */
+export interface ActivityMark {
+  readonly started: number;
+  readonly navigations: number;
+  readonly blockedNavigations: number;
+}
+
+/** The page is gone: closed, crashed, or its browser died. Ends the episode. */
+export class PageGoneError extends Error {
+  override readonly name = 'PageGoneError';
+}
+
+/** Tracks a page's activity; see the module comment. */
+export class PageWatch {
+  private readonly inflight = new Set<Request>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly notes: string[] = [];
+  private started = 0;
+  private navigations = 0;
+  private blockedNavigations = 0;
+  private goneReason: string | null = null;
+  private onGone: ((reason: string) => void) | null = null;
+  /** Rejects with a {@link PageGoneError} when the page crashes or closes. */
+  readonly gone: Promise<never>;
+
+  constructor(
+    readonly page: Page,
+    private readonly origin: string,
+  ) {
+    this.gone = new Promise<never>((_, reject) => {
+      this.onGone = (reason) => reject(new PageGoneError(reason));
+    });
+    this.gone.catch(() => {});
+    page.on('request', (r) => {
+      this.inflight.add(r);
+      this.started++;
+    });
+    page.on('requestfinished', (r) => this.inflight.delete(r));
+    page.on('requestfailed', (r) => this.inflight.delete(r));
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) this.navigations++;
+    });
+    page.on('dialog', (d) => {
+      this.notes.push(`the page showed a ${d.type()} dialog ${JSON.stringify(d.message().slice(0, 200))}; it was accepted`);
+      this.track(d.accept().catch(() => {}));
+    });
+    page.on('popup', (popup) => this.track(this.adoptPopup(popup)));
+    page.on('crash', () => this.markGone('the page crashed'));
+    page.on('close', () => this.markGone('the page was closed'));
+  }
+
+  /** Why the page is gone, or null while it lives. */
+  get goneBecause(): string | null {
+    return this.goneReason;
+  }
+
+  /** Marks the page as gone (also called when the browser disconnects). */
+  markGone(reason: string): void {
+    if (this.goneReason) return;
+    this.goneReason = reason;
+    this.onGone?.(reason);
+  }
+
+  /** Every URL on another origin the page (or a `goto`) tried to reach, in order. */
+  readonly blockedUrls: string[] = [];
+
+  /** Records a request to another origin that the router blocked, with a note for the agent. */
+  blocked(url: string, isNavigation: boolean): void {
+    this.blockedUrls.push(url);
+    if (isNavigation) this.blockedNavigations++;
+    this.notes.push(`blocked ${isNavigation ? 'navigation' : 'a request'} to ${url.slice(0, 200)}: only ${this.origin} is allowed`);
+  }
+
+  /** The notes (blocked requests, dialogs) since the last call, as one line, or null. */
+  takeNotes(): string | null {
+    if (this.notes.length === 0) return null;
+    const uniq = [...new Set(this.notes)];
+    this.notes.length = 0;
+    return uniq.length > 4 ? `${uniq.slice(0, 4).join('; ')}; and ${uniq.length - 4} more` : uniq.join('; ');
+  }
+
+  /** The activity so far, to compare with after an action. */
+  mark(): ActivityMark {
+    return { started: this.started, navigations: this.navigations, blockedNavigations: this.blockedNavigations };
+  }
+
+  /** Whether a navigation to another origin was blocked since `mark`. */
+  blockedNavigationSince(mark: ActivityMark): boolean {
+    return this.blockedNavigations > mark.blockedNavigations;
+  }
+
+  /** Races `work` against the page going away, so a crashed page never hangs the episode. */
+  guard<T>(work: Promise<T>): Promise<T> {
+    if (this.goneReason) {
+      work.catch(() => {});
+      return Promise.reject(new PageGoneError(this.goneReason));
+    }
+    return Promise.race([work, this.gone]);
+  }
+
+  /**
+   * Waits until the page has settled after an action: nothing to wait for when the action started no request
+   * and no navigation (the common case, at no cost); otherwise the load event and a quiet network, within
+   * `capMs`.
+   */
+  async settle(mark: ActivityMark, capMs: number, quietMs = 40): Promise<void> {
+    if (this.started === mark.started && this.navigations === mark.navigations && this.pending.size === 0) return;
+    const deadline = Date.now() + capMs;
+    if (this.navigations !== mark.navigations) {
+      await this.guard(this.page.waitForLoadState('load', { timeout: capMs })).catch(rethrowGone);
+    }
+    while (Date.now() < deadline && !this.goneReason) {
+      if (this.pending.size > 0) {
+        await withTimeout(Promise.allSettled([...this.pending]), deadline - Date.now());
+        continue;
+      }
+      if (this.inflight.size === 0) {
+        const before = this.started;
+        await sleep(Math.min(quietMs, Math.max(0, deadline - Date.now())));
+        if (this.inflight.size === 0 && this.started === before && this.pending.size === 0) break;
+      } else {
+        await sleep(10);
+      }
+    }
+    if (this.goneReason) throw new PageGoneError(this.goneReason);
+  }
+
+  private track(p: Promise<unknown>): void {
+    const tracked = p.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  // A page the site opened (target=_blank, window.open): the agent keeps one tab, so the popup's address is
+  // opened in it instead.
+  private async adoptPopup(popup: Page): Promise<void> {
+    await popup.waitForURL((u) => u.href !== 'about:blank', { timeout: 3000 }).catch(() => {});
+    const url = popup.url();
+    await popup.close().catch(() => {});
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return;
+    }
+    if (target.origin !== this.origin) return;
+    this.notes.push(`the page opened ${target.pathname}${target.search} in a new tab; it was opened here instead`);
+    await this.page.goto(target.href, { waitUntil: 'load', timeout: 10_000 }).catch(() => {});
+  }
+}
+
+function rethrowGone(error: unknown): void {
+  if (error instanceof PageGoneError) throw error;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}

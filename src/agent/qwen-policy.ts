@@ -1,0 +1,89 @@
+/**
+ * The Qwen vision-language agent: one request per step to a model behind any OpenAI-compatible endpoint
+ * (vLLM, SGLang...), with the agent prompt and the screenshot.
+ * @module
+ */
+import { openaiCompatible } from '../llm/openai-compatible';
+import type { LanguageModel } from '../llm/types';
+import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
+import type { Policy } from './types';
+
+/** Options of {@link qwenPolicy} common to both ways of naming the model. */
+export interface QwenPolicyBaseOptions {
+  /** Sampling temperature. Default 0 (greedy, reproducible). */
+  readonly temperature?: number;
+  /** The most tokens per reply. Default 512, or 4096 with `thinking`. */
+  readonly maxTokens?: number;
+  /** The system prompt. Default {@link AGENT_SYSTEM_PROMPT}. */
+  readonly system?: string;
+  /** The most previous steps shown. Default 30. */
+  readonly historyLimit?: number;
+  /**
+   * Where the adapter places the screenshot relative to the user text, so rows put `<image>` at the same
+   * place. Default `after`, as {@link LanguageModel.complete} places images after the prompt text.
+   */
+  readonly imagePosition?: ImagePosition;
+}
+
+/** The model as a {@link LanguageModel} (an `openaiCompatible(...)` adapter, or any other). */
+export interface QwenPolicyModelOptions extends QwenPolicyBaseOptions {
+  readonly llm: LanguageModel;
+}
+
+/** The model behind an OpenAI-compatible endpoint (vLLM): the policy builds the adapter. */
+export interface QwenPolicyEndpointOptions extends QwenPolicyBaseOptions {
+  /** The server's API root, such as `http://127.0.0.1:8000/v1`. */
+  readonly baseURL: string;
+  /** The served model name, such as `Qwen/Qwen3.5-4B`. */
+  readonly model: string;
+  /** The API key; default env `OPENAI_API_KEY`, else none. */
+  readonly apiKey?: string;
+  /** Let the model think first (Qwen's `enable_thinking`). Default false. */
+  readonly thinking?: boolean;
+  /** More fields for every request body (merged over the thinking switch). */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link qwenPolicy}: a model, or an endpoint to build one for. */
+export type QwenPolicyOptions = QwenPolicyModelOptions | QwenPolicyEndpointOptions;
+
+/**
+ * A policy that asks a Qwen VL model for each action: the system prompt (action space, JSON format), and a
+ * user message with the task, the previous actions and their errors and the current observation, with the
+ * screenshot as an image. Given `{baseURL, model}`, it talks to that OpenAI-compatible server (vLLM) with
+ * thinking off (`chat_template_kwargs: {enable_thinking: false}`) unless `thinking` is set; given `{llm}`,
+ * thinking is that adapter's business.
+ * @example
+ * const policy = qwenPolicy({ baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen3.5-4B' });
+ */
+export function qwenPolicy(options: QwenPolicyOptions): Policy {
+  const llm = 'llm' in options ? options.llm : qwenEndpoint(options);
+  const thinking = !('llm' in options) && options.thinking === true;
+  const system = options.system ?? AGENT_SYSTEM_PROMPT;
+  const position = options.imagePosition ?? 'after';
+  return {
+    name: 'qwen',
+    model: llm.modelId,
+    async decide(input) {
+      const user = agentUserPrompt({ ...input, historyLimit: options.historyLimit ?? 30 });
+      const completion = await llm.complete(user, {
+        system,
+        temperature: options.temperature ?? 0,
+        maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
+        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: `step_${input.step}.png` }],
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      return { text: completion.text, usage: completion.usage, messages: { system, user: withImageTag(user, position) } };
+    },
+  };
+}
+
+/** The OpenAI-compatible adapter for a Qwen endpoint, thinking switched by the chat template. */
+function qwenEndpoint(options: QwenPolicyEndpointOptions): LanguageModel {
+  return openaiCompatible({
+    baseURL: options.baseURL,
+    model: options.model,
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    extraBody: { chat_template_kwargs: { enable_thinking: options.thinking === true }, ...options.extraBody },
+  });
+}
