@@ -1,0 +1,35 @@
+/** Why a site source could not give a page. The error's `name` is what a site context shows. @module */
+
+/** The page could not be fetched at all (no connection, a timeout...). */
+export class PageFetchError extends Error {
+  override readonly name = 'PageFetchError';
+  constructor(
+    readonly path: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${path}: ${message}`, options);
+  }
+}
+
+/**
+ * The page's body is not UTF-8. Named as Python names it (`UnicodeDecodeError`): the seed's Flask client decodes
+ * strictly, so its site context shows `(could not render: UnicodeDecodeError)` for such a page, and so does ours.
+ */
+export class PageDecodeError extends Error {
+  override readonly name = 'UnicodeDecodeError';
+  constructor(
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${path}: the page is not valid UTF-8`, options);
+  }
+}
+
+/** An in-memory source has no page at this path. */
+export class PageNotFoundError extends Error {
+  override readonly name = 'PageNotFoundError';
+  constructor(readonly path: string) {
+    super(`no page at ${path}`);
+  }
+}
