@@ -9,6 +9,7 @@ import {
   cpSlice,
   floatRepr,
   parsePyJson,
+  pyDict,
   pyDumps,
   pyEquals,
   pyIn,
@@ -19,6 +20,7 @@ import {
   pyStr,
   pyStrip,
   pyTruthy,
+  pyTypeName,
   pyUnescape,
 } from '../src/py';
 import { runPython } from './helpers/python';
@@ -195,5 +197,19 @@ describe('pathlib', () => {
     const ps = ['runs/a/', 'runs//a', './runs/./a', '/x/../y/', '//x', '///x', '', '.', 'a/.'];
     const py = runPython<string[]>('from pathlib import PurePosixPath as P\nemit([str(P(p)) for p in INPUT])', ps);
     expect(ps.map(pyPathStr)).toEqual(py);
+  });
+});
+
+describe('dict building and type names', () => {
+  it('pyDict keeps insertion order as a dict comprehension does', () => {
+    const entries: Array<[string, unknown]> = [['b', 1], ['10', 2], ['2', new PyFloat(3)], ['b', 4]];
+    const py = runPython<string>('emit(json.dumps({k: v for k, v in json.loads(INPUT)}))', '[["b", 1], ["10", 2], ["2", 3.0], ["b", 4]]');
+    expect(pyDumps(pyDict(entries))).toBe(py);
+    expect(pyKeys(pyDict([['a', 1]]))).toEqual(['a']);
+  });
+  it('pyTypeName names JSON values as type(v).__name__ does', () => {
+    const docs = ['null', 'true', '1', '1.0', '1.5', '"s"', '[]', '{}', '123456789012345678901234'];
+    const py = runPython<string[]>('emit([type(json.loads(d)).__name__ for d in INPUT])', docs);
+    expect(docs.map((d) => pyTypeName(parsePyJson(d)))).toEqual(py);
   });
 });

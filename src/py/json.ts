@@ -22,6 +22,24 @@ export function pyEntries(obj: object): Array<[string, unknown]> {
   return pyKeys(obj).map((k) => [k, (obj as Record<string, unknown>)[k]]);
 }
 
+/**
+ * A dict built from entries in Python's insertion order (a later duplicate key replaces the value and keeps
+ * the first position), recording that order where JavaScript would change it, so {@link pyDumps} writes the
+ * keys as Python does. Use it for the seed's dict comprehensions over parsed objects.
+ */
+export function pyDict(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  const order: string[] = [];
+  for (const [key, value] of entries) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  if (order.some((k) => INDEX_KEY.test(k)) && order.join('\0') !== Object.keys(obj).join('\0')) {
+    Object.defineProperty(obj, KEY_ORDER, { value: order, enumerable: false });
+  }
+  return obj;
+}
+
 /** A JSON document Python's `json.loads` would reject; `pos` is the 0-based offset. */
 export class PyJsonError extends SyntaxError {
   override readonly name = 'PyJsonError';

@@ -88,3 +88,14 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 export function pyIn(v: unknown, values: readonly unknown[]): boolean {
   return values.some((x) => pyEquals(v, x));
 }
+
+/** `type(v).__name__` of a JSON-like value: `dict`, `list`, `str`, `int`, `float`, `bool`, `NoneType`. */
+export function pyTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'NoneType';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'str';
+  if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return 'int';
+  if (typeof v === 'number' || v instanceof PyFloat) return 'float';
+  if (Array.isArray(v)) return 'list';
+  return 'dict';
+}
