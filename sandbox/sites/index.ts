@@ -1,0 +1,12 @@
+/**
+ * The bundled site templates, in the order their sites are listed. To add a template, add its import and its
+ * entry here (one line each; see sandbox/TEMPLATES.md).
+ * @module
+ */
+import type { SiteTemplate } from '../template';
+import { shop } from './shop/index';
+
+/** Every bundled template. */
+export const TEMPLATES: readonly SiteTemplate[] = [
+  shop,
+];

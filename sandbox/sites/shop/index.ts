@@ -1,0 +1,30 @@
+/** The online shop template: catalog with search, filters, sort and pages; cart, wishlist, checkout, orders, account. @module */
+import type { SiteTemplate } from '../../template';
+import { accountRoutes } from './account-pages';
+import { cartRoutes } from './cart-pages';
+import { catalogRoutes } from './catalog-pages';
+import { SHOP_SCHEMA, seedShop } from './seed';
+import { shopTasks } from './tasks';
+
+/** An online shop (one store theme per variant). */
+export const shop: SiteTemplate = {
+  id: 'shop',
+  kind: 'online shop',
+  schema: SHOP_SCHEMA,
+  seed: seedShop,
+  nav: [
+    { label: 'All products', path: '/products' },
+    { label: 'Categories', path: '/categories' },
+    { label: 'Wishlist', path: '/wishlist' },
+    { label: 'Orders', path: '/orders' },
+    { label: 'Account', path: '/account' },
+    { label: 'Cart', path: '/cart' },
+  ],
+  search: { action: '/products', param: 'q', label: 'Search products' },
+  routes(router) {
+    catalogRoutes(router);
+    cartRoutes(router);
+    accountRoutes(router);
+  },
+  tasks: shopTasks,
+};

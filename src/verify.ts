@@ -1,0 +1,164 @@
+/**
+ * Grades an episode against a task's verifier from the server's evidence: the answer, the request log, the data
+ * changes, and, when the server can tell, the tables' rows at the end. Works for any MiniWeb-like server.
+ *
+ * Values compare loosely, as they travel through forms and JSON: strings after whitespace collapse and case
+ * folding, numbers by value (`"2"` equals `2`), booleans as `true`/`1`/`on` and `false`/`0`/empty, `null` as
+ * absent or empty. Requests the server answered with an error (status 400 or more) did not happen.
+ * @module
+ */
+import type { AnswerCheck, Change, LogEntry, RequestCheck, Scalar, StateCheck, Verifier } from './schemas';
+
+/** A table's rows now. */
+export type StateReader = (table: string) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];
+
+/** What an episode left behind. */
+export interface EpisodeEvidence {
+  /** The agent's final answer. */
+  readonly answer?: string | null;
+  readonly log?: readonly LogEntry[];
+  readonly changes?: readonly Change[];
+  /**
+   * A table's rows at the end. Without it, state checks use the changes: rows the session never touched are
+   * unknown to them, so `should_not_exist` passes unless the session left a matching row.
+   */
+  readonly state?: StateReader;
+}
+
+/** One check's result. */
+export interface CheckResult {
+  /** What was checked, in words. */
+  readonly check: string;
+  readonly ok: boolean;
+  /** Why it passed or failed. */
+  readonly detail: string;
+}
+
+/** The verdict: every check must pass (a verifier with no checks passes). */
+export interface VerifyResult {
+  readonly ok: boolean;
+  readonly checks: CheckResult[];
+}
+
+const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+/** Whether a value from a request or a row matches an expected scalar (see the module notes). */
+export function looseEqual(actual: unknown, expected: Scalar): boolean {
+  if (Array.isArray(actual)) return actual.some((a) => looseEqual(a, expected));
+  if (expected === null) return actual === null || actual === undefined || actual === '';
+  if (actual === null || actual === undefined) return false;
+  if (typeof expected === 'boolean') {
+    const a = typeof actual === 'string' ? norm(actual) : actual;
+    return expected ? [true, 1, 'true', '1', 'on', 'yes'].includes(a as never) : [false, 0, 'false', '0', '', 'off', 'no'].includes(a as never);
+  }
+  if (typeof expected === 'number') {
+    const n = typeof actual === 'number' ? actual : typeof actual === 'string' && actual.trim() !== '' ? Number(actual) : NaN;
+    return n === expected;
+  }
+  if (typeof actual === 'number' || typeof actual === 'boolean') return norm(String(actual)) === norm(expected) || looseEqual(actual, Number(expected));
+  return typeof actual === 'string' && norm(actual) === norm(expected);
+}
+
+function numbersIn(text: string): number[] {
+  return (text.match(/-?\d[\d,]*(?:\.\d+)?|-?\.\d+/g) ?? []).map((m) => Number(m.replace(/,/g, ''))).filter(Number.isFinite);
+}
+
+function checkAnswer(check: AnswerCheck, answer: string): CheckResult {
+  const values = Array.isArray(check.value) ? check.value : [check.value];
+  const got = norm(answer);
+  const quoted = answer ? show(answer.slice(0, 120)) : '(no answer)';
+  if (check.type === 'number') {
+    const want = Number(values[0]);
+    const tol = check.tolerance ?? 0;
+    const hit = numbersIn(answer).find((n) => Math.abs(n - want) <= tol + 1e-9);
+    return { check: `answer is the number ${want}${tol ? ` ± ${tol}` : ''}`, ok: hit !== undefined, detail: hit !== undefined ? `found ${hit} in ${quoted}` : `no such number in ${quoted}` };
+  }
+  if (check.type === 'exact') {
+    const ok = values.some((v) => norm(String(v)) === got);
+    return { check: `answer is ${values.map(show).join(' or ')}`, ok, detail: `answer ${quoted}` };
+  }
+  const missing = values.filter((v) => !got.includes(norm(String(v))));
+  return {
+    check: `answer includes ${values.map(show).join(' and ')}`,
+    ok: missing.length === 0,
+    detail: missing.length ? `missing ${missing.map(show).join(', ')} in ${quoted}` : `answer ${quoted}`,
+  };
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+function requestParams(entry: LogEntry): Record<string, unknown> {
+  const query = entry.query && typeof entry.query === 'object' ? (entry.query as Record<string, unknown>) : {};
+  const body = entry.body && typeof entry.body === 'object' && !Array.isArray(entry.body) ? (entry.body as Record<string, unknown>) : {};
+  return { ...query, ...body };
+}
+
+function checkRequest(check: RequestCheck, log: readonly LogEntry[]): CheckResult {
+  const method = check.method.toUpperCase();
+  const path = trimSlash(check.path);
+  const params = check.params ?? {};
+  const hits = log.filter((e) => {
+    if (String(e.method ?? '').toUpperCase() !== method || trimSlash(String(e.path ?? '')) !== path) return false;
+    if (typeof e.status === 'number' && e.status >= 400) return false;
+    const got = requestParams(e);
+    return Object.entries(params).every(([k, v]) => looseEqual(got[k], v));
+  });
+  const what = `${method} ${check.path}${Object.keys(params).length ? ` with ${show(params)}` : ''}`;
+  const same = log.filter((e) => String(e.method ?? '').toUpperCase() === method && trimSlash(String(e.path ?? '')) === path).length;
+  if (check.should_not_exist) {
+    return { check: `no request ${what}`, ok: hits.length === 0, detail: hits.length ? `${hits.length} such request(s) made` : 'none made' };
+  }
+  return {
+    check: `request ${what}`,
+    ok: hits.length > 0,
+    detail: hits.length ? `${hits.length} matching request(s)` : same ? `${same} request(s) to that path, none with those parameters` : 'no request to that path',
+  };
+}
+
+function matches(rowValues: Record<string, unknown>, want: Record<string, Scalar>): boolean {
+  return Object.entries(want).every(([k, v]) => looseEqual(rowValues[k], v));
+}
+
+/** The rows of `table` the changes show at the end (created or updated, not deleted since). */
+function rowsFromChanges(changes: readonly Change[], table: string): Record<string, unknown>[] {
+  const rows = new Map<string, Record<string, unknown> | null>();
+  const key = (r: Record<string, unknown>): string => ('id' in r ? `id:${show(r.id)}` : show(r));
+  for (const c of changes) {
+    if ((c.table ?? c.collection ?? c.kind) !== table) continue;
+    const before = c.before && typeof c.before === 'object' ? (c.before as Record<string, unknown>) : null;
+    const after = c.after && typeof c.after === 'object' ? (c.after as Record<string, unknown>) : null;
+    if (before) rows.set(key(before), null);
+    if (after) rows.set(key(after), after);
+  }
+  return [...rows.values()].filter((r): r is Record<string, unknown> => r !== null);
+}
+
+async function checkState(check: StateCheck, evidence: EpisodeEvidence): Promise<CheckResult> {
+  const source = evidence.state ? 'rows' : 'changes';
+  const rows = evidence.state ? await evidence.state(check.table) : rowsFromChanges(evidence.changes ?? [], check.table);
+  const found = rows.filter((r) => matches(r, check.where));
+  const where = `${check.table} where ${show(check.where)}`;
+  if (check.should_not_exist) {
+    return { check: `no row ${where}`, ok: found.length === 0, detail: found.length ? `${found.length} such row(s) in the ${source}` : `none in the ${source}` };
+  }
+  const values = check.values ?? {};
+  const good = found.filter((r) => matches(r, values));
+  const what = `row ${where}${Object.keys(values).length ? ` with ${show(values)}` : ''}`;
+  if (good.length) return { check: what, ok: true, detail: `found in the ${source}` };
+  if (!found.length) return { check: what, ok: false, detail: `no such row in the ${source}` };
+  const sample = found[0] as Record<string, unknown>;
+  const diff = Object.fromEntries(Object.keys(values).map((k) => [k, sample[k]]));
+  return { check: what, ok: false, detail: `the row has ${show(diff)}` };
+}
+
+/** Grades an episode: every check of the verifier, in order (answer, requests, state). */
+export async function verifyEpisode(verifier: Verifier, evidence: EpisodeEvidence): Promise<VerifyResult> {
+  const checks: CheckResult[] = [];
+  if (verifier.answer) checks.push(checkAnswer(verifier.answer, evidence.answer ?? ''));
+  for (const r of verifier.requests ?? []) checks.push(checkRequest(r, evidence.log ?? []));
+  for (const s of verifier.state ?? []) checks.push(await checkState(s, evidence));
+  return { ok: checks.every((c) => c.ok), checks };
+}
