@@ -87,8 +87,14 @@ async function run(action: Action, ctx: ActionContext): Promise<void> {
     await gotoPath(ctx, action.goto.path);
   } else if ('back' in action) {
     const before = page.url();
-    const response = await page.goBack({ waitUntil: 'load', timeout: ctx.navigationTimeoutMs ?? 15_000 });
+    const timeout = ctx.navigationTimeoutMs ?? 15_000;
+    const response = await page.goBack({ waitUntil: 'load', timeout });
     if (!response && page.url() === before) throw new ActionError('there is no previous page');
+    // The page before the start page is the browser's blank page: stay on the site.
+    if (!sameOrigin(page.url(), ctx.origin) && !page.url().startsWith('chrome-error://')) {
+      await page.goForward({ waitUntil: 'load', timeout });
+      throw new ActionError('there is no previous page');
+    }
   }
 }
 
@@ -156,6 +162,14 @@ function describe(error: unknown, ctx: ActionContext): string {
   }
   const first = message.split('\n')[0]!.replace(/^[\w.]+: /, '');
   return `the action failed: ${first}`;
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 function rethrowGone(error: unknown): void {

@@ -38,12 +38,14 @@ export class PageWatch {
       this.onGone = (reason) => reject(new PageGoneError(reason));
     });
     this.gone.catch(() => {});
-    page.on('request', (r) => {
+    // Requests of the whole context, so a popup's count too.
+    const context = page.context();
+    context.on('request', (r) => {
       this.inflight.add(r);
       this.started++;
     });
-    page.on('requestfinished', (r) => this.inflight.delete(r));
-    page.on('requestfailed', (r) => this.inflight.delete(r));
+    context.on('requestfinished', (r) => this.inflight.delete(r));
+    context.on('requestfailed', (r) => this.inflight.delete(r));
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) this.navigations++;
     });

@@ -4,7 +4,19 @@
  * similar slips, and returns the canonical `{<kind>: {...}}` action or an error to feed back.
  * @module
  */
-import { ACTION_KINDS, ActionSchema, type Action, type ActionKind } from '../schemas';
+import {
+  ACTION_KINDS,
+  BackActionSchema,
+  CheckActionSchema,
+  ClickActionSchema,
+  DoneActionSchema,
+  GotoActionSchema,
+  ScrollActionSchema,
+  SelectActionSchema,
+  TypeActionSchema,
+  type Action,
+  type ActionKind,
+} from '../schemas';
 
 /** The result of {@link parseAction}: an action, or an error message for the policy. */
 export type ParsedAction = { readonly action: Action; readonly error?: undefined } | { readonly action?: undefined; readonly error: string };
@@ -25,6 +37,16 @@ const SYNONYMS: Record<string, ActionKind> = {
   select_option: 'select',
   toggle: 'check',
 };
+const SCHEMAS = {
+  click: ClickActionSchema,
+  type: TypeActionSchema,
+  select: SelectActionSchema,
+  check: CheckActionSchema,
+  scroll: ScrollActionSchema,
+  goto: GotoActionSchema,
+  back: BackActionSchema,
+  done: DoneActionSchema,
+} as const;
 const WRAPPERS = ['args', 'arguments', 'params', 'parameters', 'input'];
 
 /**
@@ -151,8 +173,8 @@ function normalize(value: unknown): ParsedAction {
   }
   const args = coerceArgs(found.kind, found.args);
   const action = { [found.kind]: args };
-  const parsed = ActionSchema.safeParse(action);
-  if (parsed.success) return { action: parsed.data };
+  const parsed = SCHEMAS[found.kind].safeParse(action);
+  if (parsed.success) return { action: parsed.data as Action };
   const issue = parsed.error.issues[0];
   const where = issue?.path.join('.') || found.kind;
   return { error: `invalid ${found.kind} action (${where}: ${issue?.message ?? 'invalid'})` };
