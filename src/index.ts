@@ -16,3 +16,6 @@ export * from './py';
 export * from './context';
 export * from './propose';
 export * from './propose-file';
+export * from './judge';
+export * from './validate';
+export * from './rows';

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { isPlainName } from './names';
 
 /** A JSON value whose content the pipeline passes through (request bodies, row values, API responses). */
 export const JsonValueSchema: z.ZodType<unknown> = z.unknown();
@@ -274,6 +275,41 @@ export const JudgeRecordSchema = z.looseObject({
 });
 /** A judge record. */
 export type JudgeRecord = z.infer<typeof JudgeRecordSchema>;
+
+/**
+ * What the judge and validate need of a task line: its id and instruction (site and kind, when present, group
+ * the validate figures). Any tasks file qualifies: proposed tasks, human tasks, the user's annotations.
+ */
+export const TaskRefSchema = z.looseObject({
+  task_id: z.string().min(1),
+  instruction: z.string(),
+  site: z.string().nullish(),
+  task_kind: z.string().nullish(),
+});
+/** A task as the judge reads it. */
+export type TaskRef = z.infer<typeof TaskRefSchema>;
+
+/** What the rows step needs of a task line: a plain task id (it becomes a directory name) and its site. */
+export const RowsTaskSchema = z.looseObject({
+  task_id: z.string().min(1).refine(isPlainName, {
+    message: "not a plain name (letters, digits, '.', '_', '-'): refused before building any path",
+  }),
+  site: z.string(),
+});
+/** A task as the rows step reads it. */
+export type RowsTask = z.infer<typeof RowsTaskSchema>;
+
+/** The judge's summary line, key for key as the seed prints it (`rate` is a float). */
+export const JudgeSummarySchema = z.object({
+  episodes: z.number().int(),
+  success: z.number().int(),
+  rate: z.number(),
+  no_verdict: z.number().int(),
+  errors: z.number().int(),
+  judge: z.string(),
+});
+/** The judge's summary. */
+export type JudgeSummary = z.infer<typeof JudgeSummarySchema>;
 
 /** `<out>/_report.json` of the rows step, key for key as the seed writes it. */
 export const RowsReportSchema = z.object({

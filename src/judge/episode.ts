@@ -1,0 +1,175 @@
+/** Judging one episode: the seed's `judge_episode`. @module */
+import path from 'node:path';
+import { InputError } from '../errors';
+import { nodeStore } from '../fs/node';
+import { isNotFound, type FileStore } from '../fs/types';
+import { parseJsonText, parseWith } from '../io';
+import type { ImageInput, LanguageModel } from '../llm/types';
+import { assertPlainName } from '../names';
+import { PyJsonError, parsePyJson, pyDumps } from '../py/json';
+import { pyOr, pyStr, pyTypeName } from '../py/repr';
+import { cpSlice, pyStrip } from '../py/text';
+import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
+import { EvidenceError, isDict } from './format';
+import { SYSTEM_JUDGE, judgePrompt } from './prompt';
+import { pickScreenshots } from './screenshots';
+
+/** What the judge model is asked about one episode. */
+export interface JudgeRequest {
+  /** The judge prompt (byte-identical to the seed's). */
+  readonly prompt: string;
+  /** The chosen screenshots' paths, in the order they are sent. */
+  readonly screenshots: readonly string[];
+}
+
+/**
+ * Reads `<episode>/grade_inputs.json` and builds the judge prompt and the screenshot list, as `judge_episode`
+ * does before calling the model. `null` when the episode has no grade inputs. Bad evidence throws an
+ * {@link InputError} naming the file and the field.
+ */
+export async function buildJudgeRequest(
+  episode: string,
+  instruction: string,
+  options: { readonly store?: FileStore } = {},
+): Promise<JudgeRequest | null> {
+  const store = options.store ?? nodeStore();
+  const file = path.posix.join(episode, 'grade_inputs.json');
+  let text: string;
+  try {
+    text = await store.readText(file);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  const inputs = parseWith(GradeInputsSchema, parseJsonText(text, { file }), { file });
+  let prompt: string;
+  try {
+    prompt = judgePrompt(instruction, inputs);
+  } catch (error) {
+    if (error instanceof EvidenceError) throw new InputError({ file, field: error.field }, error.problem, { cause: error });
+    throw error;
+  }
+  return { prompt, screenshots: await pickScreenshots(episode, { store }) };
+}
+
+/** The two verdicts the judge may give. */
+export const VERDICTS = ['SUCCESS', 'NOT SUCCESS'] as const;
+
+/**
+ * The verdict of a judge reply as the seed reads it: `str(json.loads(resp or "{}").get("verdict") or "")`,
+ * stripped and upper-cased. Throws, as Python would, on a reply that is not JSON or not a JSON object.
+ */
+export function parseVerdict(reply: string): string {
+  const parsed = parsePyJson(reply || '{}');
+  if (!isDict(parsed)) throw new AttributeError(`'${pyTypeName(parsed)}' object has no attribute 'get'`);
+  const verdict = Object.prototype.hasOwnProperty.call(parsed, 'verdict') ? parsed.verdict : undefined;
+  return pyStrip(pyStr(pyOr(verdict, ''))).toUpperCase();
+}
+
+/** Python's AttributeError, so a recorded judge error reads as the seed's does. */
+class AttributeError extends Error {
+  override readonly name = 'AttributeError';
+}
+
+// `f"(judge error {type(e).__name__}: {str(e)[:200]})"`
+function judgeError(error: unknown): string {
+  const name = error instanceof PyJsonError ? 'JSONDecodeError' : error instanceof Error ? error.name : 'Error';
+  const message = error instanceof Error ? error.message : String(error);
+  return `(judge error ${name}: ${cpSlice(message, 0, 200)})`;
+}
+
+/** Options of {@link judgeEpisode}. */
+export interface JudgeEpisodeOptions {
+  /** The episode dir, `<run>/<task_id>`; its name is the task id. */
+  readonly episode: string;
+  /** The task's instruction. */
+  readonly instruction: string;
+  /** Where records go: `<run>_judge`. */
+  readonly judgeDir: string;
+  /** The judge model. */
+  readonly llm: LanguageModel;
+  /** The model name written into the record. Default `llm.modelId`. */
+  readonly model?: string;
+  /** Default the local disk. */
+  readonly store?: FileStore;
+  /** Attempts at a verdict. Default 3, as the seed. */
+  readonly tries?: number;
+}
+
+/** How {@link judgeEpisodeDetailed} ended. */
+export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
+
+/** {@link judgeEpisode} with how it ended. */
+export async function judgeEpisodeDetailed(
+  options: JudgeEpisodeOptions,
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome }> {
+  const store = options.store ?? nodeStore();
+  const taskId = path.posix.basename(options.episode);
+  assertPlainName(taskId, 'task id');
+  const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
+  const cached = await readCached(store, dst);
+  if (cached) return { record: cached, outcome: 'cached' };
+  const request = await buildJudgeRequest(options.episode, options.instruction, { store });
+  if (!request) return { record: null, outcome: 'no-inputs' };
+  const images: ImageInput[] = await Promise.all(
+    request.screenshots.map(async (shot) => ({
+      data: await store.readBytes(shot),
+      mediaType: 'image/png' as const,
+      name: `${taskId}/${path.posix.relative(options.episode, shot)}`,
+    })),
+  );
+  let response: string | null = null;
+  let verdict = '';
+  for (let i = 0; i < (options.tries ?? 3); i++) {
+    try {
+      const completion = await options.llm.complete(request.prompt, {
+        system: SYSTEM_JUDGE,
+        maxTokens: 8192,
+        json: true,
+        temperature: 0,
+        images,
+      });
+      response = completion.text;
+      verdict = parseVerdict(response);
+      if ((VERDICTS as readonly string[]).includes(verdict)) break;
+    } catch (error) {
+      response = judgeError(error);
+      verdict = '';
+    }
+  }
+  const ok = (VERDICTS as readonly string[]).includes(verdict);
+  const record: JudgeRecord = {
+    task_id: taskId,
+    predicted_label: verdict === 'SUCCESS' ? 1 : 0,
+    verdict: ok,
+    response,
+    model: options.model ?? options.llm.modelId,
+  };
+  // No verdict: nothing is written, so the next pass judges the episode again.
+  if (ok) await store.writeAtomic(dst, pyDumps(record, { indent: 1, ensureAscii: false }));
+  return { record, outcome: ok ? 'judged' : 'no-verdict' };
+}
+
+async function readCached(store: FileStore, file: string): Promise<JudgeRecord | null> {
+  let text: string;
+  try {
+    text = await store.readText(file);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+  return parseWith(JudgeRecordSchema, parseJsonText(text, { file }), { file });
+}
+
+/**
+ * Judges one episode as the seed's `judge_episode`: a record already in `judgeDir` is returned without calling
+ * the model; no grade inputs gives `null`; else up to 3 tries (temperature 0, JSON mode, 8,192 tokens, the
+ * chosen screenshots as PNG images) until the reply carries a verdict. The record
+ * (`{task_id, predicted_label, verdict, response, model}`) is written, as `json.dumps(rec, indent=1,
+ * ensure_ascii=False)`, only when there is a verdict; without one it is returned with `verdict: false`.
+ * @example
+ * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
+ */
+export async function judgeEpisode(options: JudgeEpisodeOptions): Promise<JudgeRecord | null> {
+  return (await judgeEpisodeDetailed(options)).record;
+}

@@ -1,0 +1,159 @@
+/** Judging every episode of a run: the seed's `cmd_judge` and `_instructions`. @module */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { InputError, describeError } from '../errors';
+import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
+import { readJsonl } from '../io';
+import type { LanguageModel } from '../llm/types';
+import { assertPlainName, isPlainName } from '../names';
+import { pyNumber } from '../py/float';
+import { pyDumps } from '../py/json';
+import { pyPathStr } from '../py/path';
+import { pyRound } from '../py/round';
+import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
+import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
+
+/** What {@link judgeRun} reports while it works. */
+export type JudgeEvent =
+  | { readonly type: 'start'; readonly run: string; readonly judgeDir: string; readonly model: string; readonly episodes: number }
+  | {
+      readonly type: 'episode';
+      readonly taskId: string;
+      readonly outcome: JudgeOutcome;
+      readonly record: JudgeRecord | null;
+      readonly done: number;
+      readonly total: number;
+    }
+  | { readonly type: 'error'; readonly taskId: string; readonly error: string; readonly done: number; readonly total: number }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'done'; readonly summary: JudgeSummary };
+
+/** Options of {@link loadInstructions}. */
+export interface InstructionsOptions {
+  /** Another tasks file, read after the run's own `tasks.jsonl` (the seed reads its default proposed-tasks file). */
+  readonly tasks?: string;
+  /** Human-task annotations, used as the seed uses `human_tasks()`: when no tasks file names this run's episodes. */
+  readonly humanTasks?: readonly TaskRef[];
+  readonly store?: FileStore;
+  readonly onEvent?: (event: JudgeEvent) => void;
+}
+
+/**
+ * `task_id -> task` for a run's episodes, as the seed's `_instructions`: the run's `tasks.jsonl`, then the given
+ * tasks file (later lines win); when that gives nothing, or the first task id has no episode dir in the run, the
+ * human tasks are added.
+ */
+export async function loadInstructions(run: string, options: InstructionsOptions = {}): Promise<Map<string, TaskRef>> {
+  const store = options.store ?? nodeStore();
+  const out = new Map<string, TaskRef>();
+  const onIssue = (issue: { file: string; line: number; problem: string }) =>
+    options.onEvent?.({ type: 'warning', message: `${issue.file}:${issue.line}: ${issue.problem}` });
+  const own = path.posix.join(run, 'tasks.jsonl');
+  for (const file of [own, options.tasks]) {
+    if (file === undefined) continue;
+    if (!(await store.exists(file))) {
+      if (file === own) continue;
+      throw new InputError({ file }, 'no such tasks file');
+    }
+    for (const task of await readJsonl(store, file, TaskRefSchema, { onIssue })) out.set(task.task_id, task);
+  }
+  const first = out.keys().next().value;
+  const firstHere = first !== undefined && isPlainName(first) && (await store.exists(path.posix.join(run, first)));
+  if (!firstHere) for (const task of options.humanTasks ?? []) out.set(task.task_id, task);
+  return out;
+}
+
+/** Options of {@link judgeRun}. */
+export interface JudgeRunOptions extends InstructionsOptions {
+  /** The judge model. */
+  readonly llm: LanguageModel;
+  /** The model name written into records and the summary. Default `llm.modelId`. */
+  readonly model?: string;
+  /** Episodes judged at once. Default 16. */
+  readonly workers?: number;
+  /** Attempts at a verdict per episode. Default 3. */
+  readonly tries?: number;
+}
+
+/** What {@link judgeRun} returns. */
+export interface JudgeRunResult {
+  /** The seed's summary line: `{episodes, success, rate, no_verdict, errors, judge}`. */
+  readonly summary: JudgeSummary;
+  /** The records of the episodes with grade inputs, in episode order (no-verdict ones were not written). */
+  readonly records: readonly JudgeRecord[];
+  /** Episodes that failed, with why. */
+  readonly errors: ReadonlyArray<{ readonly taskId: string; readonly error: string }>;
+  /** `<run>_judge`. */
+  readonly judgeDir: string;
+  /** The tasks the instructions came from, by id. */
+  readonly tasks: ReadonlyMap<string, TaskRef>;
+}
+
+/** The judge dir of a run: `str(Path(run)) + "_judge"`, as the seed names it. */
+export function judgeDirOf(run: string): string {
+  return `${pyPathStr(run)}_judge`;
+}
+
+/**
+ * Judges every episode of a run, as the seed's `cmd_judge`: the episodes are the run's subdirs named by a known
+ * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json`. One episode's error is
+ * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet.
+ * @example
+ * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
+ */
+export async function judgeRun(run: string, options: JudgeRunOptions): Promise<JudgeRunResult> {
+  const store = options.store ?? nodeStore();
+  const model = options.model ?? options.llm.modelId;
+  const judgeDir = judgeDirOf(run);
+  await store.mkdir(judgeDir);
+  const tasks = await loadInstructions(run, { ...options, store });
+  const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const total = episodes.length;
+  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
+
+  const results: Array<JudgeRecord | null> = new Array(total).fill(null);
+  const errors: Array<{ taskId: string; error: string }> = [];
+  let done = 0;
+  const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
+  episodes.forEach((taskId, i) =>
+    queue.add(async () => {
+      try {
+        assertPlainName(taskId, 'task id');
+        const { record, outcome } = await judgeEpisodeDetailed({
+          episode: path.posix.join(run, taskId),
+          instruction: tasks.get(taskId)!.instruction,
+          judgeDir,
+          llm: options.llm,
+          model,
+          store,
+          tries: options.tries,
+        });
+        results[i] = record;
+        options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
+      } catch (error) {
+        errors.push({ taskId, error: describeError(error) });
+        options.onEvent?.({ type: 'error', taskId, error: describeError(error), done: ++done, total });
+      }
+    }),
+  );
+  await queue.onIdle();
+
+  const records = results.filter((r): r is JudgeRecord => r !== null);
+  const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
+  const summary: JudgeSummary = {
+    episodes: records.length,
+    success,
+    rate: pyRound(success / Math.max(1, records.length), 4),
+    no_verdict: records.filter((r) => !r.verdict).length,
+    errors: errors.length,
+    judge: model,
+  };
+  options.onEvent?.({ type: 'done', summary });
+  return { summary, records, errors, judgeDir, tasks };
+}
+
+/** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */
+export function formatJudgeSummary(summary: JudgeSummary): string {
+  return pyDumps(summary, { floatKeys: new Set(['rate']) });
+}

@@ -1,0 +1,53 @@
+/** Which screenshots of an episode the judge sees: the seed's `_shots`. @module */
+import path from 'node:path';
+import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
+import { pyStrip } from '../py/text';
+
+/** Options of {@link pickScreenshots}. */
+export interface PickScreenshotsOptions {
+  /** Where the episode lives. Default the local disk. */
+  readonly store?: FileStore;
+  /** How many screenshots at most. Default 10, as the seed. */
+  readonly k?: number;
+}
+
+const STEP_SHOT = /^step_[\s\S]*\.png$/;
+const PY_INT = /^[+-]?[0-9]+(?:_[0-9]+)*$/;
+
+// `int(p.stem.split("_")[1])`; undefined where Python's int() would raise.
+function stepNumber(name: string): number | undefined {
+  const part = pyStrip(name.slice(0, -'.png'.length).split('_')[1] ?? '');
+  return PY_INT.test(part) ? Number(part.replace(/_/g, '')) : undefined;
+}
+
+/**
+ * The seed's choice among `shots` (in episode order): all of them when there are at most `k`, else the first
+ * `max(1, k // 4)` and the last `k - head` (the start, then the end of the episode).
+ */
+export function chooseScreenshots<T>(shots: readonly T[], k = 10): T[] {
+  if (shots.length <= k) return [...shots];
+  const head = Math.max(1, Math.floor(k / 4));
+  return [...shots.slice(0, head), ...shots.slice(-(k - head))];
+}
+
+/**
+ * The screenshots the judge sees for an episode dir, as paths, in the seed's order: `screenshots/step_<n>.png`
+ * sorted by `n` (numerically), then `final.png`, cut by {@link chooseScreenshots}. A `step_*.png` whose number
+ * does not parse (the seed would crash) is left out.
+ */
+export async function pickScreenshots(episode: string, options: PickScreenshotsOptions = {}): Promise<string[]> {
+  const store = options.store ?? nodeStore();
+  const dir = path.posix.join(episode, 'screenshots');
+  const steps: Array<{ name: string; n: number }> = [];
+  for (const entry of await store.list(dir)) {
+    if (entry.isDirectory || !STEP_SHOT.test(entry.name)) continue;
+    const n = stepNumber(entry.name);
+    if (n !== undefined) steps.push({ name: entry.name, n });
+  }
+  steps.sort((a, b) => a.n - b.n); // stable: equal numbers stay in name order
+  const shots = steps.map((s) => path.posix.join(dir, s.name));
+  const final = path.posix.join(episode, 'final.png');
+  if (await store.exists(final)) shots.push(final);
+  return chooseScreenshots(shots, options.k ?? 10);
+}

@@ -1,0 +1,164 @@
+/**
+ * The judge measured against the task verifiers on a human-task run (the seed's `cmd_validate`): agreement,
+ * and the precision that matters for training data, P(verifier passes | judge passes), with 95% Wilson
+ * intervals, overall, per site and per task kind.
+ * @module
+ */
+import path from 'node:path';
+import { nodeStore } from './fs/node';
+import type { FileStore } from './fs/types';
+import { readJsonFile, readJsonl } from './io';
+import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
+import { assertPlainName } from './names';
+import { pyDumps } from './py/json';
+import { pyPathStr } from './py/path';
+import { pyEquals, pyTruthy } from './py/repr';
+import { pyRound } from './py/round';
+import { compareCodePoints } from './py/text';
+import {
+  JudgeRecordSchema,
+  ResultLineSchema,
+  type Interval,
+  type JudgeScore,
+  type JudgeScoreWithIntervals,
+  type ValidateReport,
+} from './schemas';
+
+/** One episode's two answers: did the verifier pass, did the judge say SUCCESS. */
+export type JudgePair = readonly [verifier: boolean, judge: boolean];
+
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+/**
+ * The 95% Wilson score interval of `successes` out of `n`, rounded to 3 places; `null` when `n` is 0.
+ * @example wilsonInterval(15, 16) // [0.717, 0.989]
+ */
+export function wilsonInterval(successes: number, n: number, z = Z95): Interval {
+  if (n === 0) return null;
+  const p = successes / n;
+  const z2 = z * z;
+  const denom = 1 + z2 / n;
+  const center = (p + z2 / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
+  return [pyRound(Math.max(0, center - half), 3), pyRound(Math.min(1, center + half), 3)];
+}
+
+/**
+ * The seed's validate figures for `pairs` (`round(x, 3)` half-even on the binary value, so 1/16 gives
+ * `0.062`), in the seed's key order, followed by 95% Wilson intervals for precision, recall and agreement.
+ */
+export function scoreJudge(pairs: readonly JudgePair[]): JudgeScoreWithIntervals {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let tn = 0;
+  for (const [v, j] of pairs) {
+    if (v && j) tp++;
+    else if (j) fp++;
+    else if (v) fn++;
+    else tn++;
+  }
+  const n = pairs.length;
+  return {
+    episodes: n,
+    agreement: pyRound((tp + tn) / Math.max(1, n), 3),
+    verifier_pass: tp + fn,
+    judge_pass: tp + fp,
+    precision: pyRound(tp / Math.max(1, tp + fp), 3),
+    recall: pyRound(tp / Math.max(1, tp + fn), 3),
+    tp,
+    fp,
+    fn,
+    tn,
+    precision_ci: wilsonInterval(tp, tp + fp),
+    recall_ci: wilsonInterval(tp, tp + fn),
+    agreement_ci: wilsonInterval(tp + tn, n),
+  };
+}
+
+const SCORE_KEYS = ['episodes', 'agreement', 'verifier_pass', 'judge_pass', 'precision', 'recall', 'tp', 'fp', 'fn', 'tn'] as const;
+const FLOAT_KEYS = new Set(['agreement', 'precision', 'recall', 'rate']);
+
+/** The seed's printed line for a score: `json.dumps` of its figures, floats as Python prints them (`1.0`). */
+export function formatScore(score: JudgeScore): string {
+  return pyDumps(Object.fromEntries(SCORE_KEYS.map((k) => [k, score[k]])), { floatKeys: FLOAT_KEYS });
+}
+
+/** Options of {@link validate}: those of {@link judgeRun}. */
+export type ValidateOptions = JudgeRunOptions;
+
+/** What {@link validate} returns. */
+export interface ValidateResult {
+  /** The report, also written to `<run>_judge/_validate.json`. */
+  readonly report: ValidateReport;
+  /** The judge pass over the run. */
+  readonly judged: JudgeRunResult;
+  /** The pairs scored, in the results file's order. */
+  readonly pairs: ReadonlyArray<{ readonly taskId: string; readonly verifier: boolean; readonly judge: boolean }>;
+}
+
+/**
+ * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
+ * `results_regraded.jsonl` when present, else `results.jsonl`; the last line of a task id wins, `ok` read with
+ * Python truthiness; a task counts when it has a judge record. Figures overall, per site and per task kind;
+ * written to `<run>_judge/_validate.json` atomically.
+ */
+export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult> {
+  const store = options.store ?? nodeStore();
+  const results = await readResults(store, run, options);
+  const judged = await judgeRun(run, { ...options, store });
+  const pairs = (
+    await Promise.all(
+      [...results].map(async ([taskId, verifier]) => {
+        const file = path.posix.join(judged.judgeDir, `${taskId}.json`);
+        if (!(await store.exists(file))) return null;
+        const record = await readJsonFile(store, file, JudgeRecordSchema);
+        return { taskId, verifier, judge: pyEquals(record.predicted_label, 1) };
+      }),
+    )
+  ).filter((p) => p !== null);
+
+  const group = (keyOf: (taskId: string) => string) => {
+    const groups = new Map<string, JudgePair[]>();
+    for (const p of pairs) {
+      const key = keyOf(p.taskId);
+      const list = groups.get(key) ?? [];
+      list.push([p.verifier, p.judge]);
+      groups.set(key, list);
+    }
+    const keys = [...groups.keys()].sort(compareCodePoints);
+    return Object.fromEntries(keys.map((k) => [k, scoreJudge(groups.get(k)!)]));
+  };
+  const task = (taskId: string) => judged.tasks.get(taskId);
+  const report: ValidateReport = {
+    run: pyPathStr(run),
+    judge: judged.summary.judge,
+    overall: scoreJudge(pairs.map((p) => [p.verifier, p.judge])),
+    by_site: group((id) => task(id)?.site ?? '(unknown)'),
+    by_kind: group((id) => task(id)?.task_kind ?? '(unknown)'),
+  };
+  await store.writeAtomic(
+    path.posix.join(judged.judgeDir, '_validate.json'),
+    pyDumps(report, { indent: 1, ensureAscii: false, floatKeys: FLOAT_KEYS }),
+  );
+  return { report, judged, pairs };
+}
+
+// task_id -> bool(ok), as the seed's dict comprehension: the first results file found, the last line winning.
+async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
+  const results = new Map<string, boolean>();
+  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+    const file = path.posix.join(run, name);
+    if (!(await store.exists(file))) continue;
+    const onIssue = (issue: { line: number; problem: string }) =>
+      options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` });
+    for (const line of await readJsonl(store, file, ResultLineSchema, { onIssue })) {
+      assertPlainName(line.task_id, 'task id');
+      results.set(line.task_id, pyTruthy(line.ok));
+    }
+    return results;
+  }
+  options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
+  return results;
+}
