@@ -5,12 +5,12 @@ import {
   observe,
   openEpisodePage,
   performAction,
-  type Action,
   type BrowserHost,
   type BrowserRequest,
   type EpisodePage,
   type Observation,
 } from '../src/agent/index';
+import type { Action } from '../src/schemas';
 import { startFixtureSite, type FixtureSite } from './agent-fixture';
 
 let site: FixtureSite;

@@ -11,7 +11,8 @@ import type { Task } from '../src/schemas';
 export interface ServedRequest {
   method: string;
   url: string;
-  sid: string | null;
+  /** The session cookie the request carried, or the one the server gave it. */
+  sid: string;
   body: string;
 }
 
@@ -69,11 +70,11 @@ export async function startFixtureSite(options: { slowMs?: number } = {}): Promi
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       let sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1] ?? null;
-      requests.push({ method: req.method ?? 'GET', url: url.pathname + url.search, sid, body });
       if (!sid) {
         sid = `s${nextSid++}`;
         res.setHeader('set-cookie', `sid=${sid}; Path=/`);
       }
+      requests.push({ method: req.method ?? 'GET', url: url.pathname + url.search, sid, body });
       const send = (status: number, type: string, text: string) => {
         const go = () => {
           res.writeHead(status, { 'content-type': type });

@@ -13,7 +13,7 @@ import { assertPlainName } from '../names';
 import type { Outcome, Task } from '../schemas';
 import type { SiteSource } from '../source/types';
 import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
-import { runEpisode, type StepInfo, type VerifyFunction } from './episode';
+import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { mergeTasksFile, scanRun, writeResults, type FinishedEpisode } from './run-dir';
 import type { EvidenceProvider, Policy } from './types';
@@ -36,8 +36,11 @@ export interface AttemptOptions {
   readonly episodeTimeoutMs?: number;
   /** Time limit of one element action in ms. Default 5000. */
   readonly actionTimeoutMs?: number;
-  /** Checks tasks that have a verifier; its result goes to `episode.json` (`ok`) and `results.jsonl`. */
-  readonly verify?: VerifyFunction;
+  /**
+   * Checks tasks that have a verifier; its result goes to `episode.json` (`ok`, `checks`) and `results.jsonl`.
+   * Default {@link defaultVerify}; `false` checks nothing.
+   */
+  readonly verify?: VerifyFunction | false;
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
   readonly browser?: BrowserHost | BrowserOptions;
   /** Default {@link nodeStore}. */
@@ -101,11 +104,13 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const { out } = options;
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
   await store.mkdir(out);
-  const order = (await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }))).map((t) => t.task_id);
+  const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
+  const order = runTasks.map((t) => t.task_id);
   const finished = await scanRun(store, out, order);
-  const hasVerifiers = unique.some((t) => t.verifier);
+  // A run of proposed tasks (no verifiers) gets no results file.
+  const verifying = runTasks.some((t) => t.verifier);
   const saveResults = serial(() => writeResults(store, out, order, finished));
-  if (hasVerifiers || finished.size > 0) await saveResults();
+  if (verifying) await saveResults();
   const todo = unique.filter((t) => !finished.has(t.task_id));
   const skipped = unique.length - todo.length;
   emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
@@ -141,7 +146,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
             maxSteps: options.maxSteps ?? 15,
             timeoutMs: options.episodeTimeoutMs ?? 300_000,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
-            ...(options.verify ? { verify: options.verify } : {}),
+            ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
             onStep: (s) => emit({ type: 'step', taskId, ...s }),
           });
@@ -165,7 +170,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
     options.signal?.removeEventListener('abort', onAbort);
     if (owned) await host.close();
   }
-  const verifiedCount = hasVerifiers || finished.size > 0 ? await saveResults() : 0;
+  const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
   return { tasks: unique.length, skipped, recorded, failed, outcomes, steps, verified: { total: verifiedCount, passed }, usage, ms: Date.now() - t0 };

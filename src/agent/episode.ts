@@ -5,7 +5,8 @@
  */
 import type { FileStore } from '../fs/types';
 import { ZERO_USAGE, type Usage } from '../llm/types';
-import type { Action, Change, Episode, LogEntry, Outcome, Row, Task } from '../schemas';
+import { VerifierSchema, type Action, type Change, type Episode, type LogEntry, type Outcome, type Row, type Task } from '../schemas';
+import { verifyEpisode } from '../verify';
 import { describeError } from '../errors';
 import { performAction } from './actions';
 import { openEpisodePage, type BrowserHost, type EpisodePage } from './browser';
@@ -25,8 +26,20 @@ export interface VerifyInput {
   readonly state?: (table: string) => Promise<Record<string, unknown>[]>;
 }
 
-/** Checks a task's verifier against an episode's evidence. */
-export type VerifyFunction = (task: Task, input: VerifyInput) => boolean | Promise<boolean>;
+/** A verifier's verdict, with the checks behind it. */
+export interface VerifyOutcome {
+  readonly ok: boolean;
+  readonly checks?: readonly unknown[];
+}
+
+/** Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. */
+export type VerifyFunction = (task: Task, input: VerifyInput) => Promise<VerifyOutcome | undefined>;
+
+/** The library's verifier ({@link verifyEpisode}); a verifier of an unknown shape is not checked. */
+export const defaultVerify: VerifyFunction = async (task, input) => {
+  const parsed = VerifierSchema.safeParse(task.verifier);
+  return parsed.success ? verifyEpisode(parsed.data, input) : undefined;
+};
 
 /** A step as reported through events. */
 export interface StepInfo {
@@ -103,9 +116,10 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     const run = await loop(options, ep, recorder, signal);
     await ep.flushRequests();
     const evidence = await infra('evidence', () => s.collect());
-    const ok = task.verifier && options.verify
-      ? await options.verify(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) })
+    const verdict = task.verifier && options.verify
+      ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
       : undefined;
+    const ok = verdict?.ok;
     const ended = new Date();
     const episode: Episode = {
       task,
@@ -116,7 +130,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
       model: policy.model ?? null,
       error: run.error,
       policy: policy.name,
-      ...(ok !== undefined ? { ok } : {}),
+      ...(verdict ? { ok: verdict.ok, checks: verdict.checks ?? [] } : {}),
       blocked: ep.watch.blockedUrls,
       usage: run.usage,
     };

@@ -1,0 +1,250 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AGENT_SYSTEM_PROMPT,
+  STATIC_PATH,
+  attempt,
+  browserHost,
+  scriptedPolicy,
+  type AttemptEvent,
+  type BrowserHost,
+  type PolicyInput,
+} from '../src/agent/index';
+import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/schemas';
+import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
+
+let site: FixtureSite;
+let host: BrowserHost;
+let tmp: string;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  host = browserHost();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-attempt-'));
+});
+afterAll(async () => {
+  await host.close();
+  await site.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const readJson = async (file: string) => JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+const readLines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const index = (input: PolicyInput, name: string) => {
+  const e = input.observation.elements.find((x) => x.name === name);
+  if (!e) throw new Error(`no ${name} on ${input.observation.url}`);
+  return e.index;
+};
+
+describe('attempt', () => {
+  it('records an episode: grade inputs, screenshots, rows, episode.json, results', async () => {
+    const out = path.join(tmp, 'run1');
+    const task = fixtureTask('buy-kettle', 'Add the Blue Kettle to the cart', {
+      verifier: { requests: [{ method: 'POST', path: '/sites/shop/cart', params: { item: '1' } }], answer: { type: 'includes', value: ['kettle'] } },
+    });
+    const events: AttemptEvent[] = [];
+    const summary = await attempt([task], {
+      policy: scriptedPolicy((input) => {
+        if (input.step === 0) return { click: { index: index(input, 'Blue Kettle') } };
+        if (input.step === 1) return { click: { index: index(input, 'Add to cart') } };
+        return { done: { answer: 'Added the Blue Kettle' } };
+      }),
+      source: { baseUrl: site.baseUrl },
+      out,
+      browser: host,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary).toMatchObject({ tasks: 1, skipped: 0, recorded: 1, failed: 0, steps: 3, verified: { total: 1, passed: 1 } });
+    expect(summary.outcomes.done).toBe(1);
+    expect(events.map((e) => e.type)).toEqual(['run-start', 'episode-start', 'step', 'step', 'step', 'episode-end']);
+
+    const dir = path.join(out, 'buy-kettle');
+    const episode = EpisodeSchema.parse(await readJson(path.join(dir, 'episode.json')));
+    expect(episode).toMatchObject({ outcome: 'done', steps: 3, answer: 'Added the Blue Kettle', error: null, model: null, ok: true, policy: 'scripted' });
+    expect(await readJson(path.join(dir, 'rows', 'episode.json'))).toEqual(await readJson(path.join(dir, 'episode.json')));
+
+    const grade = GradeInputsSchema.parse(await readJson(path.join(dir, 'grade_inputs.json')));
+    expect(grade.actions).toEqual([{ click: { index: 15 } }, { click: { index: 2 } }, { done: { answer: 'Added the Blue Kettle' } }]);
+    expect(grade.answer).toBe('Added the Blue Kettle');
+    expect(grade.log).toEqual([
+      { method: 'GET', path: '/sites/shop/', query: {}, body: null, status: 200 },
+      { method: 'GET', path: '/sites/shop/product/1', query: {}, body: null, status: 200 },
+      { method: 'POST', path: '/sites/shop/cart', query: {}, body: { item: '1', qty: '1' }, status: 303 },
+      { method: 'GET', path: '/sites/shop/cart', query: {}, body: null, status: 200 },
+    ]);
+    expect(grade.changes).toEqual([]);
+    expect(grade.seen).toHaveLength(3);
+    expect(String(grade.seen![2])).toContain('URL: /sites/shop/cart');
+    expect(String(grade.seen![2])).toContain('1 items: 1x1');
+
+    expect((await readdir(path.join(dir, 'screenshots'))).sort()).toEqual(['step_0.png', 'step_1.png', 'step_2.png']);
+    expect(existsSync(path.join(dir, 'final.png'))).toBe(true);
+    const rows = (await readLines(path.join(dir, 'rows', 'rows.jsonl'))).map((r) => RowSchema.parse(r));
+    expect(rows.map((r) => r.images)).toEqual([['step_0.png'], ['step_1.png'], ['step_2.png']]);
+    for (const [n, r] of rows.entries()) {
+      expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+      expect(r.messages[0]!.content).toBe(AGENT_SYSTEM_PROMPT);
+      expect(r.messages[1]!.content.startsWith('<image>TASK: Add the Blue Kettle to the cart\n')).toBe(true);
+      expect(r.messages[1]!.content).toContain(`CURRENT PAGE (step ${n + 1} of 15):\n${String(grade.seen![n])}`);
+      expect(existsSync(path.join(dir, 'rows', r.images[0]!))).toBe(true);
+    }
+    expect(rows[1]!.messages[1]!.content).toContain('PREVIOUS ACTIONS:\n1. {"click":{"index":15}}\n');
+    expect(rows.map((r) => r.messages[2]!.content)).toEqual([
+      '{"click":{"index":15}}',
+      '{"click":{"index":2}}',
+      '{"done":{"answer":"Added the Blue Kettle"}}',
+    ]);
+    expect(await readLines(path.join(out, 'results.jsonl'))).toEqual([{ task_id: 'buy-kettle', ok: true }]);
+    expect((await readLines(path.join(out, 'tasks.jsonl'))).map((t) => t.task_id)).toEqual(['buy-kettle']);
+  });
+
+  it('feeds bad actions back as errors and recovers; rows skip unparseable replies', async () => {
+    const out = path.join(tmp, 'run2');
+    const seenErrors: Array<string | null> = [];
+    const script = [{ click: { index: 99 } }, 'I am not sure what to do', '{"click": {"index": "15"}}', { done: { answer: '$24.00' } }];
+    const summary = await attempt([fixtureTask('price', 'What does the Blue Kettle cost?', { task_kind: 'info' })], {
+      policy: scriptedPolicy((input) => {
+        seenErrors.push(input.observation.error);
+        return script[input.step]!;
+      }),
+      source: { baseUrl: site.baseUrl },
+      out,
+      browser: host,
+    });
+    expect(summary.outcomes.done).toBe(1);
+    expect(seenErrors[0]).toBeNull();
+    expect(seenErrors[1]).toBe("there is no element [99]; this page's elements are numbered 1 to 22");
+    expect(seenErrors[2]).toMatch(/^the reply has no JSON action/);
+    expect(seenErrors[3]).toBeNull();
+    const dir = path.join(out, 'price');
+    const episode = await readJson(path.join(dir, 'episode.json'));
+    expect(episode).toMatchObject({ outcome: 'done', steps: 4, answer: '$24.00' });
+    expect(episode.ok).toBeUndefined();
+    const grade = await readJson(path.join(dir, 'grade_inputs.json'));
+    expect(grade.actions).toEqual([{ click: { index: 99 } }, { click: { index: 15 } }, { done: { answer: '$24.00' } }]);
+    const rows = (await readLines(path.join(dir, 'rows', 'rows.jsonl'))).map((r) => RowSchema.parse(r));
+    expect(rows.map((r) => r.images[0])).toEqual(['step_0.png', 'step_2.png', 'step_3.png']);
+    expect(rows[1]!.messages[1]!.content).toContain(
+      '2. (no valid action: "I am not sure what to do") -> error: the reply has no JSON action',
+    );
+    expect(rows[1]!.messages[1]!.content).toContain("1. {\"click\":{\"index\":99}} -> error: there is no element [99]");
+    // no verifier in the run: no results file
+    expect(existsSync(path.join(out, 'results.jsonl'))).toBe(false);
+  });
+
+  it('ends at max steps with a final observation; a crashed or closed page ends only its own episode', async () => {
+    const out = path.join(tmp, 'run3');
+    const tasks: Task[] = [
+      fixtureTask('scroller', 'Scroll forever', { start_path: '/sites/shop/long' }),
+      fixtureTask('crash', 'Crash the page', { start_path: '/sites/shop/crash-target' }),
+      fixtureTask('close', 'Close the page', { start_path: '/sites/shop/crash-target?close=1' }),
+      fixtureTask('ok', 'Open the cart'),
+    ];
+    const pageOf = async (url: string) => {
+      const browser = await host.browser();
+      const page = browser.contexts().flatMap((c) => c.pages()).find((p) => p.url().endsWith(url));
+      if (!page) throw new Error(`no page at ${url}`);
+      return page;
+    };
+    const summary = await attempt(tasks, {
+      policy: scriptedPolicy(async (input) => {
+        const id = input.task.task_id;
+        if (id === 'scroller') return { scroll: { direction: input.step % 2 ? 'up' : 'down' } };
+        if (id === 'crash' && input.step === 1) {
+          const page = await pageOf('/sites/shop/crash-target');
+          const cdp = await page.context().newCDPSession(page);
+          void cdp.send('Page.crash').catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+        if (id === 'close' && input.step === 1) await (await pageOf('/sites/shop/crash-target?close=1')).close();
+        if (id === 'ok' && input.step === 0) return { click: { index: 2 } };
+        if (id === 'ok') return { done: {} };
+        return { scroll: { direction: 'down' } };
+      }),
+      source: { baseUrl: site.baseUrl },
+      out,
+      browser: host,
+      concurrency: 2,
+      maxSteps: 3,
+    });
+    expect(summary).toMatchObject({ recorded: 4, failed: 0, outcomes: { done: 1, max_steps: 1, error: 2, timeout: 0 } });
+    const ep = async (id: string) => readJson(path.join(out, id, 'episode.json'));
+    expect(await ep('scroller')).toMatchObject({ outcome: 'max_steps', steps: 3, error: null });
+    expect(existsSync(path.join(out, 'scroller', 'final.png'))).toBe(true);
+    const grade = await readJson(path.join(out, 'scroller', 'grade_inputs.json'));
+    expect((grade.seen as string[]).length).toBe(4); // three observations and the final state after the last scroll
+    expect(await ep('crash')).toMatchObject({ outcome: 'error', steps: 1, error: 'the page crashed' });
+    expect(await ep('close')).toMatchObject({ outcome: 'error', steps: 1, error: 'the page was closed' });
+    expect(await ep('ok')).toMatchObject({ outcome: 'done', steps: 2 });
+    expect(existsSync(path.join(out, 'crash', 'grade_inputs.json'))).toBe(true);
+    expect((await host.browser()).isConnected()).toBe(true);
+  });
+
+  it('keeps each episode to its own requests while others run in parallel', async () => {
+    const out = path.join(tmp, 'run4');
+    const words = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green'];
+    const tasks = words.map((w) => fixtureTask(`search-${w}`, `Search for ${w}`));
+    const before = site.requests.length;
+    await attempt(tasks, {
+      policy: scriptedPolicy((input) => {
+        const word = input.task.instruction.split(' ').pop()!;
+        if (input.step === 0) return { type: { index: 6, text: word, enter: true } };
+        if (input.step === 1) return { click: { index: 1 } };
+        return { done: { answer: word } };
+      }),
+      source: { baseUrl: site.baseUrl },
+      out,
+      browser: host,
+      concurrency: 3,
+    });
+    const served = site.requests.slice(before).filter((r) => !STATIC_PATH.test(r.url.split('?')[0]!));
+    for (const w of words) {
+      const grade = await readJson(path.join(out, `search-${w}`, 'grade_inputs.json'));
+      const log = grade.log as Array<{ method: string; path: string; query: Record<string, string> }>;
+      expect(log.filter((e) => e.path === '/sites/shop/search').map((e) => e.query)).toEqual([{ q: w, src: 'home' }]);
+      // exactly what the server saw from this episode's session (its cookie), in order
+      const sid = served.find((r) => r.url === `/sites/shop/search?q=${w}&src=home`)!.sid;
+      const mine = served.filter((r) => r.sid === sid);
+      expect(log.map((e) => `${e.method} ${e.path}`)).toEqual(mine.map((r) => `${r.method} ${r.url.split('?')[0]}`));
+    }
+  });
+
+  it('resumes: finished episodes are skipped, half-written ones redone, results rebuilt', async () => {
+    const out = path.join(tmp, 'run5');
+    const tasks = ['a', 'b', 'c'].map((id) =>
+      fixtureTask(`t-${id}`, `Answer ${id}`, { task_kind: 'info', verifier: { answer: { type: 'exact', value: id } } }),
+    );
+    const calls: string[] = [];
+    const policy = scriptedPolicy((input) => {
+      calls.push(input.task.task_id);
+      const id = input.task.task_id.slice(2);
+      return { done: { answer: id === 'b' ? 'wrong' : id } };
+    });
+    const options = { policy, source: { baseUrl: site.baseUrl }, out, browser: host };
+    await attempt(tasks, options);
+    const results = await readFile(path.join(out, 'results.jsonl'), 'utf8');
+    expect(results).toBe('{"task_id":"t-a","ok":true}\n{"task_id":"t-b","ok":false}\n{"task_id":"t-c","ok":true}\n');
+    // t-b half-written (killed before episode.json), results.jsonl stale with a doubled line
+    await rm(path.join(out, 't-b', 'episode.json'));
+    await writeFile(path.join(out, 'results.jsonl'), `${results}{"task_id":"t-a","ok":true}\n`);
+    calls.length = 0;
+    const events: AttemptEvent[] = [];
+    const summary = await attempt([...tasks, tasks[0]!], { ...options, onEvent: (e) => events.push(e) });
+    expect(calls).toEqual(['t-b']);
+    expect(summary).toMatchObject({ tasks: 3, skipped: 2, recorded: 1, verified: { total: 3, passed: 2 } });
+    expect(events.find((e) => e.type === 'warning')).toMatchObject({ message: 'task t-a appears more than once; attempted once' });
+    expect(await readFile(path.join(out, 'results.jsonl'), 'utf8')).toBe(results);
+    expect((await readLines(path.join(out, 'tasks.jsonl'))).map((t) => t.task_id)).toEqual(['t-a', 't-b', 't-c']);
+  });
+
+  it('refuses task ids that are not plain names before touching the disk', async () => {
+    const out = path.join(tmp, 'run6');
+    await expect(
+      attempt([fixtureTask('../evil', 'x')], { policy: scriptedPolicy([]), source: { baseUrl: site.baseUrl }, out, browser: host }),
+    ).rejects.toThrow(/refusing task id/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
