@@ -134,7 +134,7 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
     const before = out.length;
     entries.forEach((t, index) => {
       const skip = (reason: string) => onEvent?.({ type: 'task-skipped', site, batch: b, index, reason });
-      if (!isDict(t)) return skip(`a ${pyTypeName(t)}, not an object: ${cpSlice(pyStr(t), 0, 80)}`);
+      if (!isDict(t)) return skip(`not an object (type ${pyTypeName(t)}): ${cpSlice(pyStr(t), 0, 80)}`);
       const ins = pyStrip(pyStr(pyOr(t.instruction, '')));
       if (cpLength(ins) < 15 || seen.has(norm(ins))) return;
       if (LONE_SURROGATE.test(ins)) return skip('instruction is not valid Unicode (a lone surrogate)');
@@ -151,7 +151,7 @@ function replyTasks(raw: string): unknown[] {
   const got = parsePyJson(raw || '{}');
   const tasks = pyOr(isDict(got) ? got.tasks : got, []);
   // The seed iterates whatever this is and crashes on anything but a list; here the batch fails instead.
-  if (!Array.isArray(tasks)) throw new TypeError(`the reply's tasks are a ${pyTypeName(tasks)}, not a list: ${cpSlice(pyStr(tasks), 0, 80)}`);
+  if (!Array.isArray(tasks)) throw new TypeError(`the reply's tasks are not a list (type ${pyTypeName(tasks)}): ${cpSlice(pyStr(tasks), 0, 80)}`);
   return tasks;
 }
 
