@@ -10,7 +10,7 @@ export * from './names';
 export * from './llm/index';
 export * from './fs/index';
 export * from './source/index';
-export type * from './agent/types';
+export * from './agent/index';
 export * from './io';
 export * from './py';
 export * from './context';

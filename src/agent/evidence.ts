@@ -51,13 +51,13 @@ export function toLogEntry(request: BrowserRequest, skip: RegExp = STATIC_PATH):
     method: request.method.toUpperCase(),
     path,
     query: paramsObject(url.searchParams),
-    body: parseBody(request.postData, request.contentType),
+    body: parseRequestBody(request.postData, request.contentType),
     status: request.status,
   };
 }
 
 /** A request body as the server would read it: a form or JSON parsed, anything else as text, none as null. */
-export function parseBody(postData: string | null, contentType: string | null): unknown {
+export function parseRequestBody(postData: string | null, contentType: string | null): unknown {
   if (postData === null || postData === '') return null;
   const type = (contentType ?? '').toLowerCase();
   if (type.includes('application/x-www-form-urlencoded')) return paramsObject(new URLSearchParams(postData));
