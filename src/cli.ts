@@ -2,13 +2,14 @@
 /** The `taskgen` command line. Each subcommand lives in `src/cli/<name>.ts`. @module */
 import { Command } from 'commander';
 import { version } from '../package.json';
+import { register as registerAttempt } from './cli/attempt';
 
 const program = new Command('taskgen')
   .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [];
+const registrations: Array<(program: Command) => void> = [registerAttempt];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
