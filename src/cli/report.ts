@@ -1,0 +1,72 @@
+/** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
+import { writeReport, type ReportEvent } from '../report/index';
+
+/** Problems printed one by one before the rest are only counted (they are all listed in the report). */
+const MAX_PRINTED_ISSUES = 20;
+
+interface ReportFlags {
+  out?: string;
+  rows?: string;
+  judge?: string;
+}
+
+/** Registers `taskgen report`. */
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('write a static HTML report of a run: episodes, screenshots, evidence, judge and verifier results')
+    .argument('<run>', 'the run dir (episode dirs, tasks.jsonl, results.jsonl)')
+    .option('--out <dir>', 'where to write the report (default <run>_report)')
+    .option('--rows <dir>', "a rows dir whose _report.json to show")
+    .option('--judge <dir>', 'the judge records (default <run>_judge)')
+    .action(async (run: string, flags: ReportFlags) => {
+      const file = await writeReport({
+        run,
+        out: flags.out,
+        rows: flags.rows,
+        judgeDir: flags.judge,
+        onEvent: progressPrinter(),
+      });
+      process.stdout.write(`report: ${file}\nopen ${pathToFileURL(path.resolve(file)).href}\n`);
+    });
+}
+
+/** Prints problems and, on a terminal, a progress bar, all on stderr. */
+function progressPrinter(): (event: ReportEvent) => void {
+  let printed = 0;
+  let bar: SingleBar | undefined;
+  const held: string[] = []; // problems met while the bar is drawn, printed after it
+  return (event) => {
+    switch (event.type) {
+      case 'issue':
+        if (printed++ < MAX_PRINTED_ISSUES) {
+          const where = `${event.file}${event.line === undefined ? '' : `:${event.line}`}`;
+          const line = `warning: ${where}: ${event.problem}\n`;
+          if (bar) held.push(line);
+          else process.stderr.write(line);
+        }
+        break;
+      case 'start':
+        if (process.stderr.isTTY && event.episodes > 0) {
+          bar = new SingleBar({ format: 'report [{bar}] {value}/{total} episodes', stream: process.stderr, hideCursor: true });
+          bar.start(event.episodes, 0);
+        }
+        break;
+      case 'episode':
+        bar?.update(event.done);
+        break;
+      case 'done':
+        bar?.stop();
+        for (const line of held) process.stderr.write(line);
+        if (printed > MAX_PRINTED_ISSUES) {
+          process.stderr.write(`warning: ${printed - MAX_PRINTED_ISSUES} more problems (all listed in the report)\n`);
+        }
+        process.stderr.write(`${event.episodes} episodes, ${event.issues} problems\n`);
+        break;
+    }
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * Reading one episode for the report: its grade inputs, `episode.json`, screenshots, judge record and verifier
+ * result, as an {@link ReportEpisodeSummary} for the list and an {@link ReportEpisodeDetail} for the opened episode.
+ * Missing files are normal in a partial run and only noted; unreadable ones are also reported as issues.
+ * @module
+ */
+import path from 'node:path';
+import { InputError } from '../errors';
+import type { FileStore } from '../fs/types';
+import { parseJsonText, readJsonFile } from '../io';
+import { pyNumber } from '../py/float';
+import { GradeInputsSchema, TaskSchema, type GradeInputs, type Task } from '../schemas';
+import { MAX_ITEMS, actionView, changeView, clip, isRecord, judgeView, requestView, showValue } from './format';
+import { issueOf, type ReportRunData } from './gather-run';
+import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
+
+/** Options of {@link readReportEpisode}. */
+export interface ReadReportEpisodeOptions {
+  readonly store: FileStore;
+  /** Called for each file of the episode that could not be read. */
+  readonly onIssue?: (issue: ReportIssue) => void;
+}
+
+/** One episode as the report shows it. */
+export interface ReportEpisode {
+  readonly summary: ReportEpisodeSummary;
+  readonly detail: ReportEpisodeDetail;
+}
+
+type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & { readonly stepCount: number | null; readonly task: Task | null; readonly answer: unknown };
+
+const STEP_SHOT = /^step_(\d+)\.png$/;
+
+/** Reads episode `id` of a run gathered with `readRunForReport`. Never fails on bad content. */
+export async function readReportEpisode(data: ReportRunData, id: string, options: ReadReportEpisodeOptions): Promise<ReportEpisode> {
+  const { store } = options;
+  const dir = path.join(data.run, id);
+  const notes: string[] = [];
+  const report = (issue: ReportIssue, note: string) => {
+    notes.push(`${note}: ${issue.problem}`);
+    options.onIssue?.(issue);
+  };
+
+  let inputs: GradeInputs | null = null;
+  let episode: EpisodeFile | null = null;
+  let shots: ReportShot[] = [];
+  if (data.dirs.has(id)) {
+    const entries = new Set((await store.list(dir)).map((e) => e.name));
+    if (entries.has('grade_inputs.json')) {
+      const file = path.join(dir, 'grade_inputs.json');
+      inputs = await readJsonFile(store, file, GradeInputsSchema).catch((error: unknown) => {
+        report(issueOf(error, file), 'grade_inputs.json could not be read');
+        return null;
+      });
+    } else {
+      notes.push('no grade_inputs.json');
+    }
+    if (entries.has('episode.json')) {
+      const file = path.join(dir, 'episode.json');
+      episode = await readEpisodeFile(store, file).catch((error: unknown) => {
+        report(issueOf(error, file), 'episode.json could not be read');
+        return null;
+      });
+    }
+    shots = await screenshots(store, dir, id, entries.has('final.png'));
+    if (shots.length === 0) notes.push('no screenshots');
+  } else {
+    notes.push('no episode dir in the run');
+  }
+
+  const task = data.tasks.get(id) ?? episode?.task ?? null;
+  const site = task?.site ?? siteFromTaskId(id) ?? '?';
+  const kind = task?.task_kind ?? '?';
+  const record = data.judge.get(id);
+  const judge = record ? judgeView(record) : null;
+  const ok = data.results.get(id);
+  const verifier = ok === undefined ? null : ok;
+  const verdict = judge?.verdict ?? 'none';
+  if (!judge) notes.push('not judged');
+  const answer = inputs?.answer ?? episode?.answer;
+
+  const summary: ReportEpisodeSummary = {
+    id,
+    site,
+    kind,
+    instruction: clip(task?.instruction ?? '', 600),
+    verdict,
+    verifier,
+    disagree: verdict !== 'none' && verifier !== null && (verdict === 'success') !== verifier,
+    outcome: episode?.outcome || null,
+    steps: episode?.stepCount ?? null,
+    shots: shots.length,
+  };
+  const detail: ReportEpisodeDetail = {
+    id,
+    task: task ? { instruction: showValue(task.instruction), site, kind, startPath: showValue(task.start_path) } : null,
+    episode: episode ? { outcome: episode.outcome, steps: episode.steps, error: episode.error, model: episode.model } : null,
+    shots,
+    actions: (inputs?.actions ?? []).slice(0, MAX_ITEMS).map(actionView),
+    answer: answer === undefined || answer === null ? null : showValue(answer),
+    log: (inputs?.log ?? []).slice(0, MAX_ITEMS).map(requestView),
+    changes: (inputs?.changes ?? []).slice(0, MAX_ITEMS).map(changeView),
+    judge,
+    verifier: verifier === null ? null : { ok: verifier, file: path.basename(data.resultsFile ?? '') },
+    notes: [...notes, ...overflowNotes(inputs)],
+  };
+  return { summary, detail };
+}
+
+/** The seed's task ids are `tg-<site>-<md5[:8]>`: the site, when nothing else names it. */
+export function siteFromTaskId(id: string): string | null {
+  return /^tg-(.+)-[0-9a-f]{8}$/.exec(id)?.[1] ?? null;
+}
+
+/** `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir). */
+async function screenshots(store: FileStore, dir: string, id: string, finalInDir: boolean): Promise<ReportShot[]> {
+  const names = (await store.list(path.join(dir, 'screenshots'))).filter((e) => !e.isDirectory).map((e) => e.name);
+  const steps = names
+    .map((name) => ({ name, n: STEP_SHOT.exec(name)?.[1] }))
+    .filter((s): s is { name: string; n: string } => s.n !== undefined)
+    .sort((a, b) => Number(a.n) - Number(b.n) || a.name.length - b.name.length);
+  const base = encodeURIComponent(id);
+  const shots: ReportShot[] = steps.map((s) => ({ label: `step ${Number(s.n)}`, href: `${base}/screenshots/${s.name}` }));
+  if (finalInDir) shots.push({ label: 'final', href: `${base}/final.png` });
+  else if (names.includes('final.png')) shots.push({ label: 'final', href: `${base}/screenshots/final.png` });
+  return shots;
+}
+
+/** `episode.json`, read loosely: the user's harness may write other fields than ours. */
+async function readEpisodeFile(store: FileStore, file: string): Promise<EpisodeFile> {
+  const value = parseJsonText(await store.readText(file), { file });
+  if (!isRecord(value)) throw new InputError({ file }, 'not a JSON object');
+  const steps = pyNumber(value.steps);
+  const task = TaskSchema.safeParse(value.task);
+  const text = (v: unknown) => (v === null || v === undefined ? '' : showValue(v, 2000));
+  return {
+    outcome: text(value.outcome),
+    steps: text(value.steps),
+    stepCount: steps === undefined || !Number.isFinite(steps) ? null : steps,
+    error: text(value.error),
+    model: text(value.model),
+    task: task.success ? task.data : null,
+    answer: value.answer,
+  };
+}
+
+function overflowNotes(inputs: GradeInputs | null): string[] {
+  const notes: string[] = [];
+  const lists = { actions: inputs?.actions, requests: inputs?.log, 'data changes': inputs?.changes };
+  for (const [what, list] of Object.entries(lists)) {
+    if (list && list.length > MAX_ITEMS) notes.push(`${list.length - MAX_ITEMS} more ${what} not shown`);
+  }
+  return notes;
+}

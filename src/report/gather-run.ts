@@ -1,0 +1,263 @@
+/**
+ * Reading a run for the report: its tasks, episode dirs, judge records, verifier results, `_validate.json` and a
+ * rows dir's `_report.json`. Tolerant by design: a report is how people look at partial or damaged runs, so a
+ * bad line or file becomes a {@link ReportIssue} (shown in the report) and the rest is still read.
+ * @module
+ */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import type { z } from 'zod';
+import { InputError, describeError } from '../errors';
+import type { FileStore } from '../fs/types';
+import { parseJsonText, parseWith, readJsonFile } from '../io';
+import { isPlainName } from '../names';
+import { pyTruthy } from '../py/repr';
+import { compareCodePoints, pyStrip } from '../py/text';
+import {
+  JudgeRecordSchema,
+  ResultLineSchema,
+  RowsReportSchema,
+  TaskSchema,
+  ValidateReportSchema,
+  type JudgeRecord,
+  type RowsReport,
+  type Task,
+  type ValidateReport,
+} from '../schemas';
+import type { ReportIssue } from './types';
+
+/** Options of {@link readRunForReport}. */
+export interface ReadRunForReportOptions {
+  /** The run dir. */
+  readonly run: string;
+  readonly store: FileStore;
+  /** The judge records. Default `<run>_judge`, as the seed names it. */
+  readonly judgeDir?: string;
+  /** A rows dir whose `_report.json` to show. */
+  readonly rows?: string;
+  /** Called for each problem met, as it is met. */
+  readonly onIssue?: (issue: ReportIssue) => void;
+}
+
+/** What the report knows of a run before reading its episodes one by one. */
+export interface ReportRunData {
+  readonly run: string;
+  readonly judgeDir: string;
+  /** The episodes to show: task ids with an episode dir, a judge record or a result; in `tasks.jsonl` order. */
+  readonly ids: readonly string[];
+  /** Which of `ids` have an episode dir. */
+  readonly dirs: ReadonlySet<string>;
+  readonly tasks: ReadonlyMap<string, Task>;
+  readonly judge: ReadonlyMap<string, JudgeRecord>;
+  readonly results: ReadonlyMap<string, boolean>;
+  /** `results_regraded.jsonl` or `results.jsonl`, whichever was read; `null` when neither exists. */
+  readonly resultsFile: string | null;
+  readonly validate: ValidateReport | null;
+  readonly rowsReport: RowsReport | null;
+  /** Tasks of `tasks.jsonl` with no episode dir, judge record or result. */
+  readonly notAttempted: number;
+  readonly issues: readonly ReportIssue[];
+}
+
+/** Files an episode dir has; a directory with none of them (and no other evidence) is not an episode. */
+const EPISODE_MARKERS = ['grade_inputs.json', 'episode.json', 'screenshots', 'final.png'];
+const READ_CONCURRENCY = 32;
+
+/** The judge dir the seed uses for a run: `<run>_judge`. */
+export function defaultJudgeDir(run: string): string {
+  return `${trimSlashes(run)}_judge`;
+}
+
+/** The run dir without trailing slashes (`runs/a/` → `runs/a`). */
+export function trimSlashes(dir: string): string {
+  return dir.replace(/(?<=.)\/+$/, '');
+}
+
+/**
+ * Reads what a report needs of a run besides the episodes' own files. Never fails on bad content: each bad line
+ * or file is reported through `onIssue`, collected in `issues`, and skipped.
+ */
+export async function readRunForReport(options: ReadRunForReportOptions): Promise<ReportRunData> {
+  const { store } = options;
+  const run = trimSlashes(options.run);
+  const judgeDir = trimSlashes(options.judgeDir ?? defaultJudgeDir(run));
+  const issues: ReportIssue[] = [];
+  const report = (issue: ReportIssue) => {
+    issues.push(issue);
+    options.onIssue?.(issue);
+  };
+
+  const taskList = await readLines(store, path.join(run, 'tasks.jsonl'), TaskSchema, report);
+  const tasks = new Map<string, Task>();
+  for (const task of taskList) if (!tasks.has(task.task_id)) tasks.set(task.task_id, task);
+
+  const [judge, resultsRead, validate, rowsReport] = await Promise.all([
+    readJudgeRecords(store, judgeDir, report),
+    readResults(store, run, report),
+    readOptional(store, path.join(judgeDir, '_validate.json'), ValidateReportSchema, report),
+    options.rows ? readRowsReport(store, trimSlashes(options.rows), report) : null,
+  ]);
+  const { results, file: resultsFile } = resultsRead;
+
+  const known = new Set<string>([...judge.keys(), ...results.keys()]);
+  const dirs = await episodeDirs(store, run, (name) => known.has(name) || tasks.has(name));
+  for (const id of dirs) known.add(id);
+  for (const id of known) {
+    if (!isPlainName(id)) {
+      known.delete(id);
+      report({ file: resultsFile ?? judgeDir, problem: `task id ${JSON.stringify(id)} is not a plain name: skipped` });
+    }
+  }
+  const listed = new Set(taskList.map((t) => t.task_id).filter((id) => known.has(id)));
+  const rest = [...known].filter((id) => !listed.has(id)).sort(compareCodePoints);
+  const notAttempted = [...tasks.keys()].filter((id) => !known.has(id)).length;
+
+  return {
+    run,
+    judgeDir,
+    ids: [...listed, ...rest],
+    dirs,
+    tasks,
+    judge,
+    results,
+    resultsFile,
+    validate,
+    rowsReport,
+    notAttempted,
+    issues,
+  };
+}
+
+/** The run's episode dirs: plain-named directories that are known task ids or hold episode files. */
+async function episodeDirs(store: FileStore, run: string, isKnown: (name: string) => boolean): Promise<Set<string>> {
+  const entries = await store.list(run);
+  const queue = new PQueue({ concurrency: READ_CONCURRENCY });
+  const found = await Promise.all(
+    entries
+      .filter((e) => e.isDirectory && isPlainName(e.name))
+      .map((e) =>
+        queue.add(async () => {
+          if (isKnown(e.name)) return e.name;
+          for (const marker of EPISODE_MARKERS) if (await store.exists(path.join(run, e.name, marker))) return e.name;
+          return null;
+        }),
+      ),
+  );
+  return new Set(found.filter((name): name is string => typeof name === 'string'));
+}
+
+/** Every judge record of the judge dir by task id (the file's name, as the seed writes it). */
+async function readJudgeRecords(
+  store: FileStore,
+  judgeDir: string,
+  report: (issue: ReportIssue) => void,
+): Promise<Map<string, JudgeRecord>> {
+  const names = (await store.list(judgeDir))
+    .filter((e) => !e.isDirectory && e.name.endsWith('.json') && !e.name.startsWith('_'))
+    .map((e) => e.name.slice(0, -'.json'.length));
+  const queue = new PQueue({ concurrency: READ_CONCURRENCY });
+  const records = await Promise.all(
+    names.map((id) =>
+      queue.add(async () => {
+        const file = path.join(judgeDir, `${id}.json`);
+        if (!isPlainName(id)) {
+          report({ file, problem: 'the task id in the file name is not a plain name: skipped' });
+          return null;
+        }
+        try {
+          return [id, await readJsonFile(store, file, JudgeRecordSchema)] as const;
+        } catch (error) {
+          report(issueOf(error, file));
+          return null;
+        }
+      }),
+    ),
+  );
+  return new Map(records.filter((r): r is readonly [string, JudgeRecord] => r !== null));
+}
+
+/** The verifier results: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins over an earlier one. */
+async function readResults(
+  store: FileStore,
+  run: string,
+  report: (issue: ReportIssue) => void,
+): Promise<{ results: Map<string, boolean>; file: string | null }> {
+  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+    const file = path.join(run, name);
+    if (!(await store.exists(file))) continue;
+    const lines = await readLines(store, file, ResultLineSchema, report);
+    return { results: new Map(lines.map((l) => [l.task_id, pyTruthy(l.ok)])), file };
+  }
+  return { results: new Map(), file: null };
+}
+
+async function readRowsReport(
+  store: FileStore,
+  rows: string,
+  report: (issue: ReportIssue) => void,
+): Promise<RowsReport | null> {
+  const file = path.join(rows, '_report.json');
+  const found = await readOptional(store, file, RowsReportSchema, report);
+  if (!found && !(await store.exists(file))) report({ file, problem: 'no rows report here' });
+  return found;
+}
+
+/** A JSON file if it exists and is valid; a bad one is reported and read as absent. */
+async function readOptional<S extends z.ZodType>(
+  store: FileStore,
+  file: string,
+  schema: S,
+  report: (issue: ReportIssue) => void,
+): Promise<z.output<S> | null> {
+  if (!(await store.exists(file))) return null;
+  try {
+    return await readJsonFile(store, file, schema);
+  } catch (error) {
+    report(issueOf(error, file));
+    return null;
+  }
+}
+
+/**
+ * The valid lines of a JSONL file (missing: none). A torn last line and any bad line are reported and skipped,
+ * so one damaged line does not hide the rest of a run.
+ */
+async function readLines<S extends z.ZodType>(
+  store: FileStore,
+  file: string,
+  schema: S,
+  report: (issue: ReportIssue) => void,
+): Promise<Array<z.output<S>>> {
+  if (!(await store.exists(file))) return [];
+  const lines = (await store.readText(file)).split('\n');
+  const out: Array<z.output<S>> = [];
+  lines.forEach((text, i) => {
+    if (pyStrip(text) === '') return;
+    const where = { file, line: i + 1 };
+    let value: unknown;
+    try {
+      value = parseJsonText(text, where);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      const torn = i === lines.length - 1; // no newline after it: a write cut short
+      report({ file, line: i + 1, problem: `${torn ? 'torn last line (no newline, not valid JSON)' : error.problem}: skipped` });
+      return;
+    }
+    try {
+      out.push(parseWith(schema, value, where));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      report({ ...issueOf(error, file), problem: `${issueOf(error, file).problem}: skipped` });
+    }
+  });
+  return out;
+}
+
+/** A thrown error as an issue of `file`, keeping the line and field an {@link InputError} names. */
+export function issueOf(error: unknown, file: string): ReportIssue {
+  if (error instanceof InputError) {
+    const field = error.field ? `${error.field}: ` : '';
+    return { file: error.file, ...(error.line === undefined ? {} : { line: error.line }), problem: `${field}${error.problem}` };
+  }
+  return { file, problem: describeError(error) };
+}

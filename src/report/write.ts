@@ -1,0 +1,150 @@
+/**
+ * `writeReport`: a static HTML report of a run that people can open in a browser: `<out>/index.html` plus one
+ * small `<out>/episodes/<task_id>.js` per episode, loaded when the episode is opened. Screenshots are linked
+ * into the run dir by relative path, not copied, so keep the report beside the run (the default
+ * `<run>_report/` is).
+ * @module
+ */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { InputError } from '../errors';
+import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
+import { readReportEpisode } from './gather-episode';
+import { readRunForReport, trimSlashes, type ReportRunData } from './gather-run';
+import { renderEpisodeScript, renderPage } from './html';
+import { scoreGroups, scorePairs } from './score';
+import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
+
+/** What {@link writeReport} reports as it goes. */
+export type ReportEvent =
+  | ({ readonly type: 'issue' } & ReportIssue)
+  | { readonly type: 'start'; readonly episodes: number }
+  | { readonly type: 'episode'; readonly taskId: string; readonly done: number; readonly total: number }
+  | { readonly type: 'done'; readonly path: string; readonly episodes: number; readonly issues: number };
+
+/** Options of {@link writeReport}. */
+export interface WriteReportOptions {
+  /** The run dir. */
+  readonly run: string;
+  /** Where to write the report. Default `<run>_report`. */
+  readonly out?: string;
+  /** The judge records. Default `<run>_judge`. */
+  readonly judgeDir?: string;
+  /** A rows dir whose `_report.json` the header shows. */
+  readonly rows?: string;
+  /** Default the local disk. */
+  readonly store?: FileStore;
+  /** Episodes read at once. Default 16. */
+  readonly concurrency?: number;
+  readonly onEvent?: (event: ReportEvent) => void;
+}
+
+/** The report dir of a run by default: `<run>_report`. */
+export function defaultReportDir(run: string): string {
+  return `${trimSlashes(run)}_report`;
+}
+
+/**
+ * Writes the report of a run and returns the path of its `index.html`. Works on partial runs (episodes not judged
+ * yet, missing screenshots, a torn results line): what cannot be read is listed in the report and sent as an
+ * `issue` event. Throws an {@link InputError} only when the run dir does not exist.
+ * @example
+ * const file = await writeReport({ run: 'runs/base', rows: 'data/rows_27k' });
+ * console.log(`open file://${path.resolve(file)}`);
+ */
+export async function writeReport(options: WriteReportOptions): Promise<string> {
+  const store = options.store ?? nodeStore();
+  const run = trimSlashes(options.run);
+  const out = trimSlashes(options.out ?? defaultReportDir(run));
+  const emit = options.onEvent ?? (() => {});
+  if (!(await store.exists(run))) throw new InputError({ file: run }, 'run dir not found');
+
+  const issues: ReportIssue[] = [];
+  const onIssue = (issue: ReportIssue) => {
+    issues.push(issue);
+    emit({ type: 'issue', ...issue });
+  };
+  const data = await readRunForReport({ run, store, judgeDir: options.judgeDir, rows: options.rows, onIssue });
+  emit({ type: 'start', episodes: data.ids.length });
+
+  const summaries: ReportEpisodeSummary[] = new Array(data.ids.length);
+  const queue = new PQueue({ concurrency: options.concurrency ?? 16 });
+  let done = 0;
+  await Promise.all(
+    data.ids.map((id, i) =>
+      queue.add(async () => {
+        const { summary, detail } = await readReportEpisode(data, id, { store, onIssue });
+        await store.writeAtomic(path.join(out, 'episodes', `${id}.js`), renderEpisodeScript(detail));
+        summaries[i] = summary;
+        emit({ type: 'episode', taskId: id, done: ++done, total: data.ids.length });
+      }),
+    ),
+  );
+
+  const { scores, note } = reportScores(data, summaries);
+  const model: ReportPageModel = {
+    run: options.run,
+    runHref: relativeHref(out, run),
+    totals: reportTotals(data, summaries),
+    scores,
+    scoresNote: note,
+    rowsReport: data.rowsReport,
+    rowsDir: options.rows ?? null,
+    issues,
+    episodes: summaries,
+  };
+  const file = path.join(out, 'index.html');
+  await store.writeAtomic(file, renderPage(model));
+  emit({ type: 'done', path: file, episodes: summaries.length, issues: issues.length });
+  return file;
+}
+
+/** The header figures. */
+export function reportTotals(data: ReportRunData, summaries: readonly ReportEpisodeSummary[]): ReportTotals {
+  const count = (test: (s: ReportEpisodeSummary) => boolean) => summaries.filter(test).length;
+  return {
+    episodes: summaries.length,
+    judged: count((s) => s.verdict !== 'none'),
+    judgedSuccesses: count((s) => s.verdict === 'success'),
+    verified: count((s) => s.verifier !== null),
+    verifierPasses: count((s) => s.verifier === true),
+    disagreements: count((s) => s.disagree),
+    notAttempted: data.notAttempted,
+  };
+}
+
+/** The judge-versus-verifier figures: `_validate.json` when there is one, else computed from the records. */
+export function reportScores(data: ReportRunData, summaries: readonly ReportEpisodeSummary[]): { scores: ReportScores | null; note: string | null } {
+  if (data.validate) {
+    const v = data.validate;
+    return {
+      scores: { source: `_validate.json (judge ${v.judge})`, overall: v.overall, bySite: v.by_site, byKind: v.by_kind },
+      note: null,
+    };
+  }
+  const pairs = summaries
+    .filter((s) => s.verifier !== null && s.verdict !== 'none')
+    .map((s) => ({ verifier: s.verifier === true, judge: s.verdict === 'success', site: s.site, kind: s.kind }));
+  if (pairs.length === 0) {
+    const why = data.resultsFile === null ? 'the run has no verifier results (results.jsonl)' : 'no episode has both a judge record and a verifier result';
+    return { scores: null, note: `No judge-vs-verifier figures: no _validate.json, and ${why}.` };
+  }
+  const source = `${pairs.length} judge records and ${path.basename(data.resultsFile ?? '')} (no _validate.json; computed here)`;
+  return {
+    scores: {
+      source,
+      overall: scorePairs(pairs),
+      bySite: scoreGroups(pairs, (p) => p.site),
+      byKind: scoreGroups(pairs, (p) => p.kind),
+    },
+    note: null,
+  };
+}
+
+/** The run dir as a URL relative to the report dir (`../run`), each segment encoded. */
+export function relativeHref(out: string, run: string): string {
+  const rel = path.relative(path.resolve(out), path.resolve(run));
+  if (rel === '') return '.';
+  return rel.split(path.sep).map((seg) => (seg === '..' ? seg : encodeURIComponent(seg))).join('/');
+}
