@@ -3,13 +3,14 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
+import { register as registerReport } from './cli/report';
 
 const program = new Command('taskgen')
   .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerAttempt];
+const registrations: Array<(program: Command) => void> = [registerAttempt, registerReport];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

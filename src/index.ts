@@ -16,6 +16,7 @@ export * from './py';
 export * from './context';
 export * from './propose';
 export * from './propose-file';
+export * from './report/index';
 export * from './judge';
 export * from './validate';
 export * from './rows';
