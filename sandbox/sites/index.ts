@@ -4,9 +4,11 @@
  * @module
  */
 import type { SiteTemplate } from '../template';
+import { mail } from './mail/index';
 import { shop } from './shop/index';
 
 /** Every bundled template. */
 export const TEMPLATES: readonly SiteTemplate[] = [
   shop,
+  mail,
 ];
