@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeServer } from './fakes/index';
+import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
+
+// `taskgen attempt` in a child process with the qwen policy on a fake OpenAI-compatible server: a run killed
+// with SIGKILL mid-run and started again ends exactly as an uninterrupted run.
+
+const WORDS = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green', 'nothing'];
+let site: FixtureSite;
+let model: FakeServer;
+let tmp: string;
+let tasksFile: string;
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  // The model searches for the task's word, then answers it (wrongly for "red"), each reply a little late.
+  model = await startFakeOpenAI({
+    handler: (request) => {
+      const body = request.body as { messages: Array<{ content: Array<{ text?: string }> }> };
+      const text = body.messages[1]!.content[0]!.text!;
+      const word = /TASK: Find (\w+)/.exec(text)![1]!;
+      const step = Number(/CURRENT PAGE \(step (\d+) of/.exec(text)![1]);
+      const reply = step === 1 ? `{"type": {"index": 6, "text": "${word}", "enter": true}}` : `{"done": {"answer": "${word === 'red' ? 'blue' : word}"}}`;
+      return { text: reply, delayMs: 150 };
+    },
+  });
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-cli-'));
+  tasksFile = path.join(tmp, 'tasks.jsonl');
+  const tasks = WORDS.map((w) =>
+    fixtureTask(`find-${w}`, `Find ${w} in the shop and name it`, {
+      task_kind: 'info',
+      verifier: { answer: { type: 'exact', value: w }, requests: [{ method: 'GET', path: '/sites/shop/search', params: { q: w } }] },
+    }),
+  );
+  await writeFile(tasksFile, tasks.map((t) => JSON.stringify(t)).join('\n') + '\n');
+});
+afterAll(async () => {
+  await model.close();
+  await site.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function cli(out: string): ChildProcess {
+  const args = ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
+    '--endpoint', model.url, '--model', 'Qwen/Qwen3.5-4B', '--concurrency', '2', '--no-progress'];
+  // its own process group, so SIGKILL takes its Chromium down with it, as `kill -9` of a job would
+  return spawn(process.execPath, args, { cwd: path.resolve(__dirname, '..'), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function finish(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+async function finishedEpisodes(out: string): Promise<number> {
+  const dirs = existsSync(out) ? await readdir(out) : [];
+  return dirs.filter((d) => existsSync(path.join(out, d, 'episode.json'))).length;
+}
+
+async function snapshot(out: string) {
+  const files: Record<string, string> = {};
+  for (const w of WORDS) {
+    const dir = path.join(out, `find-${w}`);
+    const rows = (await readFile(path.join(dir, 'rows', 'rows.jsonl'), 'utf8')).trim().split('\n');
+    const grade = JSON.parse(await readFile(path.join(dir, 'grade_inputs.json'), 'utf8'));
+    const episode = JSON.parse(await readFile(path.join(dir, 'episode.json'), 'utf8'));
+    files[w] = JSON.stringify({
+      rows: rows.map((r) => JSON.parse(r).messages[2].content),
+      images: rows.map((r) => JSON.parse(r).images[0]),
+      actions: grade.actions,
+      log: grade.log,
+      outcome: episode.outcome,
+      ok: episode.ok,
+    });
+  }
+  return {
+    results: await readFile(path.join(out, 'results.jsonl'), 'utf8'),
+    tasks: await readFile(path.join(out, 'tasks.jsonl'), 'utf8'),
+    dirs: (await readdir(out)).filter((d) => !d.includes('.tmp-')).sort(),
+    files,
+  };
+}
+
+describe('taskgen attempt', () => {
+  it('a run killed with SIGKILL and started again equals an uninterrupted run', async () => {
+    const whole = path.join(tmp, 'whole');
+    const first = await finish(cli(whole));
+    expect(first.stderr).toContain(`attempting ${WORDS.length} tasks on ${site.baseUrl} with Qwen/Qwen3.5-4B on ${model.url}`);
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout.trim().split('\n').pop()!);
+    expect(summary).toMatchObject({ tasks: 7, recorded: 7, failed: 0, done: 7, steps: 14, verified: 7, verified_ok: 6 });
+
+    const killed = path.join(tmp, 'killed');
+    const child = cli(killed);
+    const exited = finish(child);
+    while ((await finishedEpisodes(killed)) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(-child.pid!, 'SIGKILL');
+    expect((await exited).code).toBeNull();
+    const partial = await finishedEpisodes(killed);
+    expect(partial).toBeLessThan(WORDS.length);
+
+    const rerun = await finish(cli(killed));
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain(`${partial} already finished, ${WORDS.length - partial} to run`);
+
+    const a = await snapshot(whole);
+    const b = await snapshot(killed);
+    expect(b.results).toBe(a.results);
+    expect(a.results.trim().split('\n').map((l) => JSON.parse(l))).toEqual(
+      WORDS.map((w) => ({ task_id: `find-${w}`, ok: w !== 'red' })),
+    );
+    expect(b.tasks).toBe(a.tasks);
+    expect(b.dirs).toEqual(a.dirs);
+    expect(b.files).toEqual(a.files);
+    for (const w of WORDS) expect(JSON.parse(b.files[w]!).images).toEqual(['step_0.png', 'step_1.png']);
+  });
+
+  it('names a bad tasks line by file, line and field', async () => {
+    const bad = path.join(tmp, 'bad.jsonl');
+    await writeFile(bad, `${JSON.stringify(fixtureTask('ok', 'Find kettle'))}\n{"task_id": "x", "site": "shop"}\n`);
+    const r = await finish(spawnBad(bad));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}:2: kind`);
+  });
+});
+
+function spawnBad(tasks: string): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', tasks, '--out', path.join(tmp, 'bad-run'), '--base-url', site.baseUrl], {
+    cwd: path.resolve(__dirname, '..'),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
