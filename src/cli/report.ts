@@ -65,8 +65,12 @@ function progressPrinter(): (event: ReportEvent) => void {
         if (printed > MAX_PRINTED_ISSUES) {
           process.stderr.write(`warning: ${printed - MAX_PRINTED_ISSUES} more problems (all listed in the report)\n`);
         }
-        process.stderr.write(`${event.episodes} episodes, ${event.issues} problems\n`);
+        process.stderr.write(`${plural(event.episodes, 'episode')}, ${plural(event.issues, 'problem')}\n`);
         break;
     }
   };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
