@@ -157,3 +157,8 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
 export function formatJudgeSummary(summary: JudgeSummary): string {
   return pyDumps(summary, { floatKeys: new Set(['rate']) });
 }
+
+/** The seed's first line: `judging N episodes of RUN with MODEL -> RUN_judge`. */
+export function formatJudgeStart(event: Extract<JudgeEvent, { type: 'start' }>): string {
+  return `judging ${event.episodes} episodes of ${event.run} with ${event.model} -> ${event.judgeDir}`;
+}
