@@ -47,7 +47,7 @@ export function layout(input: {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="application-name" content="${site.title}">
-<title>${input.title} · ${site.title}</title><style>${raw(CSS)}</style></head>
+<title>${input.title.includes(site.title) ? input.title : `${input.title} · ${site.title}`}</title><style>${raw(CSS)}</style></head>
 <body><header><a class="brand" href="${site.home}">${site.title}</a>
 <nav aria-label="Main">${input.nav.map((n) => html`<a href="${link(n.path)}">${n.label}</a>`)}</nav>${search}</header>
 <main>${flashes}<h1>${input.title}</h1>

@@ -20,3 +20,5 @@ export * from './report/index';
 export * from './judge';
 export * from './validate';
 export * from './rows';
+export * from './crawl';
+export * from './verify';
