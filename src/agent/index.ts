@@ -14,3 +14,4 @@ export * from './run-dir';
 export * from './episode';
 export * from './attempt';
 export { ELEMENTS_KEY, type PageScan } from './page-script';
+export * from './serve-qwen';
