@@ -3,14 +3,17 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
+import { register as registerJudge } from './cli/judge';
 import { register as registerReport } from './cli/report';
+import { register as registerRows } from './cli/rows';
+import { register as registerValidate } from './cli/validate';
 
 const program = new Command('taskgen')
   .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerAttempt, registerReport];
+const registrations: Array<(program: Command) => void> = [registerAttempt, registerJudge, registerValidate, registerRows, registerReport];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,0 +1,57 @@
+/**
+ * `taskgen validate RUN`: the judge measured against the task verifiers on a human-task run (the seed's
+ * `cmd_validate`). Prints the seed's lines on stdout, then intervals and the per-site and per-kind figures on
+ * stderr.
+ * @module
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { formatJudgeSummary } from '../judge/run';
+import { UsageMeter, formatUsage } from '../llm/usage';
+import type { Interval, JudgeScoreWithIntervals } from '../schemas';
+import { formatScore, validate } from '../validate';
+import { exitIfUnjudged, judgeModel, judgeOptions, judgePrinter, type JudgeFlags } from './judge';
+
+function interval(ci: Interval): string {
+  return ci ? `[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : '[-]';
+}
+
+function scoreRow(name: string, s: JudgeScoreWithIntervals): string {
+  return (
+    `${name.padEnd(24)} n=${String(s.episodes).padStart(4)}  precision ${s.precision.toFixed(3)} ${interval(s.precision_ci)}  ` +
+    `recall ${s.recall.toFixed(3)} ${interval(s.recall_ci)}  agreement ${s.agreement.toFixed(3)} ${interval(s.agreement_ci)}`
+  );
+}
+
+/** Registers `taskgen validate`. */
+export function register(program: Command): void {
+  judgeOptions(
+    program
+      .command('validate')
+      .description(
+        'judge a human-task run and score the judge against results_regraded.jsonl (or results.jsonl): agreement, ' +
+          'precision, recall with 95% Wilson intervals, per site and task kind, into <run>_judge/_validate.json; ' +
+          'the figures cover the judged episodes, and the command exits 1 when some were not judged',
+      ),
+  ).action(async (run: string, flags: JudgeFlags) => {
+    const meter = new UsageMeter();
+    const llm = judgeModel(flags, meter);
+    const printer = judgePrinter();
+    const { report, judged } = await validate(run, {
+      llm,
+      model: flags.model,
+      workers: flags.workers,
+      tasks: flags.tasks,
+      onEvent: printer.onEvent,
+    }).finally(printer.stop);
+    process.stdout.write(`${formatJudgeSummary(judged.summary)}\n${formatScore(report.overall)}\n`);
+    const rows = [
+      scoreRow('overall', report.overall),
+      ...Object.entries(report.by_site).map(([site, s]) => scoreRow(`site ${site}`, s)),
+      ...Object.entries(report.by_kind).map(([kind, s]) => scoreRow(`kind ${kind}`, s)),
+    ];
+    process.stderr.write(`${rows.join('\n')}\nreport: ${path.posix.join(judged.judgeDir, '_validate.json')}\n`);
+    process.stderr.write(`${formatUsage(meter.summary())}\n`);
+    exitIfUnjudged(judged.summary);
+  });
+}
