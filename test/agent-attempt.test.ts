@@ -13,6 +13,7 @@ import {
   type BrowserHost,
   type PolicyInput,
 } from '../src/agent/index';
+import { judgePrompt } from '../src/judge';
 import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/schemas';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 
@@ -209,6 +210,12 @@ describe('attempt', () => {
       const sid = served.find((r) => r.url === `/sites/shop/search?q=${w}&src=home`)!.sid;
       const mine = served.filter((r) => r.sid === sid);
       expect(log.map((e) => `${e.method} ${e.path}`)).toEqual(mine.map((r) => `${r.method} ${r.url.split('?')[0]}`));
+      // what the judge is shown: this episode's search and no other
+      const prompt = judgePrompt(`Search for ${w}`, GradeInputsSchema.parse(grade));
+      const requests = prompt.split('SERVER REQUESTS OF THE SESSION (method path, parameters):\n')[1]!.split('\n\nDATA CHANGES')[0]!;
+      expect(requests).toContain(`GET /sites/shop/search ?{"q": "${w}", "src": "home"} -> 200`);
+      for (const other of words.filter((x) => x !== w)) expect(requests).not.toContain(`"q": "${other}"`);
+      expect(requests).not.toMatch(/static|\.css|\.png/);
     }
   });
 
