@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   InputError,
@@ -13,6 +19,7 @@ import {
   type ProposeEvent,
   type SiteContext,
 } from '../src/index';
+import { startFakeGemini } from './fakes/index';
 
 const CTX: SiteContext = { site: 'shop', name: 'Shop', home: '/sites/shop/', paths: ['/sites/shop/', '/sites/shop/a'], text: 'PAGES' };
 const ins = (i: number, site = 'shop') => `On ${site}, find item number ${i} and report its price`;
@@ -207,5 +214,64 @@ describe('proposeSites', () => {
     expect(summary.done).toEqual(['beta']);
     expect(summary.sites.map((s) => s.site)).toEqual(['alpha']);
     expect(new Set(llm.calls.map(siteOf))).toEqual(new Set(['alpha']));
+  });
+});
+
+// ── the CLI, end to end: the real Gemini adapter against the fake Gemini server, pages over HTTP ──────────────
+
+describe('taskgen propose', () => {
+  const taskReply = reply([
+    { instruction: 'Find the price of the red lamp and report it', kind: 'info' },
+    { instruction: 'Add the blue lamp to the cart twice', kind: 'action' },
+    { instruction: 'Sort the lamps by price, lowest first', kind: 'action' },
+    { instruction: 'Search for desk lamps under 20 euros', kind: 'action' },
+  ]);
+
+  // Asynchronous: the fake servers live in this process and must keep answering while the CLI runs.
+  function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'propose', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it("prints the seed's lines, writes the file, and resumes", async () => {
+    const gemini = await startFakeGemini({ replies: [taskReply] });
+    const pages = createServer((_req, res) => res.end('<h1>Welcome</h1>'));
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'taskgen-cli-'));
+      mkdirSync(path.join(dir, 'sitemaps'));
+      for (const s of ['alpha', 'beta']) writeFileSync(path.join(dir, 'sitemaps', `${s}.json`), SITEMAPS[s]!);
+      writeFileSync(path.join(dir, 'split.json'), '{"train": ["alpha", "beta"], "test": ["gamma"]}');
+      const out = path.join(dir, 'out', 'tasks.jsonl');
+      const args = ['--out', out, '--per-site', '3', '--batch', '3', '--sitemaps', path.join(dir, 'sitemaps'),
+        '--split', path.join(dir, 'split.json'), '--base-url', `http://127.0.0.1:${(pages.address() as AddressInfo).port}`];
+      const env = { GEMINI_API_KEY: 'test-key-not-secret', GEMINI_BASE_URL: gemini.url };
+
+      const first = await cli(args, env);
+      expect(first.stderr).toContain('proposer: gemini-3.5-flash on the Gemini API at');
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe('proposing for 2 sites (0 already done), 3 each\n  alpha: 3 tasks (1 info)\n  beta: 3 tasks (1 info)\n');
+      expect(first.stderr).toMatch(/done: 6 tasks \(2 info\) for 2 sites in [\d.]+ s, 0 sites already in .*; 0 batches failed/);
+      expect(first.stderr).toContain('tokens: 20 in, 10 out (2 calls)');
+      const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+      expect(lines.map((l) => (JSON.parse(l) as { site: string }).site)).toEqual(['alpha', 'alpha', 'alpha', 'beta', 'beta', 'beta']);
+      expect(gemini.requests.map((r) => r.path)).toEqual(Array(2).fill('/v1beta/models/gemini-3.5-flash:generateContent'));
+
+      const again = await cli(args, env);
+      expect(again.stdout).toBe('proposing for 0 sites (2 already done), 3 each\n');
+      expect(gemini.requests).toHaveLength(2);
+
+      const bad = await cli([...args, '--sites', 'alpha,../x'], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('refusing site "../x"');
+      const noKey = await cli(args, { GEMINI_API_KEY: '', GOOGLE_API_KEY: '' });
+      expect(noKey.stderr).toContain('set GEMINI_API_KEY or GOOGLE_API_KEY');
+    } finally {
+      await gemini.close();
+      await new Promise<void>((resolve) => pages.close(() => resolve()));
+    }
   });
 });

@@ -1,0 +1,139 @@
+/**
+ * `taskgen propose`: goal-level tasks for each site into a tasks JSONL, resumable (the seed's `cmd_propose`).
+ * Prints the seed's lines on stdout; a progress bar (on a terminal) and the summary go to stderr.
+ * @module
+ */
+import { SingleBar } from 'cli-progress';
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
+import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
+import { proposeSites, type ProposeEvent } from '../propose';
+import { miniwebSource } from '../source/miniweb';
+import { resolveModel } from './models';
+
+/** The seed's default output file. */
+export const DEFAULT_TASKS_FILE = 'data/webmix/taskgen/tasks.jsonl';
+
+interface ProposeFlags {
+  out: string;
+  perSite: number;
+  batch: number;
+  sites?: string;
+  workers: number;
+  seed: number;
+  model: string;
+  endpoint?: string;
+  apiKeyEnv?: string;
+  sitemaps: string;
+  split?: string;
+  baseUrl: string;
+}
+
+function integer(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected an integer >= ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+/** Registers `taskgen propose`. */
+export function register(program: Command): void {
+  program
+    .command('propose')
+    .description("propose goal-level tasks for each site with an LLM into a tasks JSONL (resumable: sites in the file are kept)")
+    .option('--out <file>', 'the tasks JSONL', DEFAULT_TASKS_FILE)
+    .option('--per-site <n>', 'tasks per site', integer(0), 140)
+    .option('--batch <n>', 'tasks asked for per call', integer(1), 20)
+    .option('--sites <a,b>', "comma-separated sites (default: the split's train list)")
+    .option('--workers <n>', 'sites proposed at once', integer(1), 8)
+    .option('--seed <n>', 'seeds the focus-page draws', integer(Number.MIN_SAFE_INTEGER), 20261008)
+    .option('--model <name>', 'the proposer model', DEFAULT_GEMINI_MODEL)
+    .option('--endpoint <url>', 'an OpenAI-compatible server for --model (vLLM...)')
+    .option('--api-key-env <name>', 'the environment variable holding the API key')
+    .requiredOption('--sitemaps <dir>', 'the directory of <site>.json sitemaps')
+    .option('--split <file>', 'the split file (needed without --sites)')
+    .requiredOption('--base-url <url>', 'the server the sites are under, such as http://127.0.0.1:8000')
+    .action(async (flags: ProposeFlags) => {
+      const source = miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl });
+      if (!flags.sites && !flags.split) throw new Error('give --sites a,b or --split FILE (its train list)');
+      // str.split(",") as the seed: an empty name is refused by the site-name check with a clear message.
+      const sites = flags.sites ? flags.sites.split(',') : (await source.split()).train;
+      const meter = new UsageMeter();
+      const model = resolveModel({ model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv });
+      process.stderr.write(`proposer: ${model.description}\n`);
+      const started = Date.now();
+      const printer = progressPrinter(flags.perSite);
+      const summary = await proposeSites({
+        sites,
+        source,
+        llm: withUsage(model, meter, { step: 'propose' }),
+        out: flags.out,
+        perSite: flags.perSite,
+        batch: flags.batch,
+        seed: flags.seed,
+        workers: flags.workers,
+        onEvent: printer.onEvent,
+      }).finally(printer.stop);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stderr.write(
+        `done: ${summary.tasks} tasks (${summary.info} info) for ${summary.sites.length} sites in ${seconds} s, ` +
+          `${summary.done.length} sites already in ${flags.out}; ${summary.failedBatches} batches failed, ` +
+          `${summary.skippedTasks} reply entries skipped\n${formatUsage(meter.summary())}\n`,
+      );
+    });
+}
+
+/** The seed's stdout lines, warnings on stderr, and on a terminal a progress bar of tasks proposed. */
+function progressPrinter(perSite: number): { onEvent: (event: ProposeEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  const progress = new Map<string, number>();
+  let sitesDone = 0;
+  const total = () => [...progress.values()].reduce((a, b) => a + b, 0);
+  const say = (stream: NodeJS.WriteStream, line: string) => {
+    if (bar) process.stderr.write('\r\x1b[2K'); // the bar redraws itself on its next tick
+    stream.write(`${line}\n`);
+  };
+  const onEvent = (event: ProposeEvent) => {
+    switch (event.type) {
+      case 'torn-line': {
+        const dropped = event.dropped ? `, and ${event.dropped.lines} lines of ${event.dropped.site} before it (proposed again)` : '';
+        say(process.stderr, `warning: ${event.file}:${event.line}: torn last line dropped${dropped}`);
+        break;
+      }
+      case 'start':
+        say(process.stdout, `proposing for ${event.sites.length} sites (${event.done.length} already done), ${event.perSite} each`);
+        for (const site of event.sites) progress.set(site, 0);
+        if (process.stderr.isTTY && event.sites.length > 0) {
+          bar = new SingleBar({
+            format: 'propose [{bar}] {value}/{total} tasks | {sites} | {duration_formatted}',
+            stream: process.stderr,
+            hideCursor: true,
+          });
+          bar.start(event.sites.length * perSite, 0, { sites: `0/${event.sites.length} sites` });
+        }
+        break;
+      case 'batch-done':
+        progress.set(event.site, Math.min(event.tasks, perSite));
+        bar?.update(total());
+        break;
+      case 'batch-failed':
+        say(process.stdout, `  ${event.site} batch ${event.batch}: ${event.reason}`);
+        break;
+      case 'task-skipped':
+        say(process.stderr, `warning: ${event.site} batch ${event.batch}: reply entry ${event.index} skipped: ${event.reason}`);
+        break;
+      case 'site-done':
+        sitesDone++;
+        progress.set(event.site, perSite);
+        say(process.stdout, `  ${event.site}: ${event.tasks} tasks (${event.info} info)`);
+        bar?.update(total(), { sites: `${sitesDone}/${progress.size} sites` });
+        break;
+      default:
+        break;
+    }
+  };
+  return { onEvent, stop: () => bar?.stop() };
+}
