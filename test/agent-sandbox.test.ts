@@ -1,0 +1,88 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attempt, browserHost, scriptedPolicy, type BrowserHost, type Policy } from '../src/agent/index';
+import { resolveTarget, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
+import { stepTarget } from '../sandbox/oracle';
+import type { Action } from '../src/schemas';
+
+// End to end on the sandbox: the human tasks' oracle solutions, played through the real browser harness by their
+// element names, complete the tasks and pass the verifiers (checked from the server's own evidence); an agent
+// that does nothing fails every action task.
+
+let sandbox: SandboxServer;
+let host: BrowserHost;
+let tmp: string;
+let tasks: SandboxTask[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, catalog: { variants: 1, testVariants: [] } });
+  host = browserHost();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-sandbox-'));
+  tasks = sandbox.catalog.sites().flatMap((site) => [...(sandbox.catalog.tasks(site)?.human ?? [])]);
+});
+afterAll(async () => {
+  await host.close();
+  await sandbox.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+// The oracle solution step by step, each named element resolved to this observation's index.
+const byOracle: Policy = scriptedPolicy((input) => {
+  const step = (input.task as SandboxTask).oracle[input.step];
+  if (!step) return { done: {} };
+  const target = stepTarget(step);
+  if (!target) return step as Action;
+  const hit = resolveTarget(input.observation.elements, target);
+  if (typeof hit === 'string') return `oracle: ${hit}`;
+  const kind = Object.keys(step)[0] as 'click' | 'type' | 'select' | 'check';
+  const { role: _role, name: _name, nth: _nth, ...rest } = (step as Record<string, Record<string, unknown>>)[kind]!;
+  return { [kind]: { index: hit.index, ...rest } } as Action;
+}, { name: 'oracle-by-name' });
+
+describe('attempt on the sandbox', () => {
+  it('the oracle completes every human task and its verifier passes', async () => {
+    expect(tasks.length).toBeGreaterThan(4);
+    const out = path.join(tmp, 'oracle');
+    const summary = await attempt(tasks, {
+      policy: byOracle,
+      source: { baseUrl: sandbox.url },
+      evidence: sandboxEvidence({ url: sandbox.url }),
+      out,
+      browser: host,
+      concurrency: 2,
+    });
+    const results = (await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const failing = results.filter((r) => !r.ok).map((r) => r.task_id);
+    for (const id of failing) {
+      const episode = JSON.parse(await readFile(path.join(out, id, 'episode.json'), 'utf8'));
+      const grade = JSON.parse(await readFile(path.join(out, id, 'grade_inputs.json'), 'utf8'));
+      process.stderr.write(`${id}: ${JSON.stringify(episode.checks)}\n${JSON.stringify(grade.actions)}\n${grade.seen.at(-1).slice(0, 600)}\n`);
+    }
+    expect(failing).toEqual([]);
+    expect(summary).toMatchObject({ recorded: tasks.length, failed: 0, verified: { total: tasks.length, passed: tasks.length } });
+    expect(summary.outcomes.done).toBe(tasks.length);
+    // the server's evidence: an action task's episode shows its data changes
+    const action = tasks.find((t) => t.task_kind === 'action' && t.verifier && 'state' in t.verifier && t.verifier.state)!;
+    const grade = JSON.parse(await readFile(path.join(out, action.task_id, 'grade_inputs.json'), 'utf8'));
+    expect(grade.changes.length).toBeGreaterThan(0);
+    expect(grade.log.some((e: { method: string }) => e.method === 'POST')).toBe(true);
+  });
+
+  it('an agent that does nothing fails every action task', async () => {
+    const out = path.join(tmp, 'idle');
+    const actionTasks = tasks.filter((t) => t.task_kind === 'action');
+    await attempt(actionTasks, {
+      policy: scriptedPolicy([{ done: {} }]),
+      source: { baseUrl: sandbox.url },
+      evidence: sandboxEvidence({ url: sandbox.url }),
+      out,
+      browser: host,
+      concurrency: 2,
+    });
+    const results = (await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(results).toHaveLength(actionTasks.length);
+    expect(results.filter((r) => r.ok)).toEqual([]);
+  });
+});
