@@ -184,6 +184,32 @@ describe('attempt', () => {
     expect((await host.browser()).isConnected()).toBe(true);
   });
 
+  it('relaunches a browser that died; only the episode it was running ends', async () => {
+    const launches: number[] = [];
+    const own = browserHost({ onLaunch: (n) => launches.push(n) });
+    try {
+      const summary = await attempt(['first', 'killer', 'last'].map((id) => fixtureTask(id, 'Open the cart')), {
+        policy: scriptedPolicy(async (input) => {
+          if (input.task.task_id === 'killer' && input.step === 1) {
+            await (await own.browser()).close();
+            return { click: { index: 1 } };
+          }
+          return input.step === 0 ? { click: { index: 2 } } : { done: {} };
+        }),
+        source: { baseUrl: site.baseUrl },
+        out: path.join(tmp, 'relaunch'),
+        browser: own,
+        concurrency: 1,
+      });
+      expect(summary).toMatchObject({ recorded: 3, failed: 0, outcomes: { done: 2, error: 1 } });
+      expect(await readJson(path.join(tmp, 'relaunch', 'killer', 'episode.json'))).toMatchObject({ outcome: 'error', steps: 1 });
+      expect(await readJson(path.join(tmp, 'relaunch', 'last', 'episode.json'))).toMatchObject({ outcome: 'done', steps: 2 });
+      expect(launches).toEqual([1, 2]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('keeps each episode to its own requests while others run in parallel', async () => {
     const out = path.join(tmp, 'run4');
     const words = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green'];

@@ -114,7 +114,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     const start = new URL(task.start_path, options.baseUrl).href;
     await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
     const run = await loop(options, ep, recorder, signal);
-    await ep.flushRequests();
+    await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     const evidence = await infra('evidence', () => s.collect());
     const verdict = task.verifier && options.verify
       ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
