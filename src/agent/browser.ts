@@ -171,7 +171,14 @@ function requestReporter(
       postData: r.postData(),
       contentType: r.headers()['content-type'] ?? null,
     };
-    chain = chain.then(async () => report({ ...entry, status: await ended }));
+    chain = chain.then(async () => {
+      const status = await ended;
+      try {
+        report({ ...entry, status });
+      } catch {
+        // a faulty evidence recorder must not stall the episode; its log is what it is
+      }
+    });
   });
   const end = (r: Request, status: number | null) => {
     open.get(r)?.(status);

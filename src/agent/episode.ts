@@ -1,6 +1,10 @@
 /**
  * One episode: a fresh browser context and server session, the task's start page, then observe, decide, act
  * and record up to `maxSteps` times, and the episode's directory written at the end.
+ *
+ * Rows: one per step whose reply parsed into an action, its assistant turn the canonical action JSON (what the
+ * model is asked to write). A reply that did not parse gets no row, as there is no action to learn; the later
+ * rows still show it in their history, as the model saw it. An action that parsed but failed keeps its row.
  * @module
  */
 import type { FileStore } from '../fs/types';
