@@ -4,6 +4,7 @@
  * @module
  */
 import type { SiteTemplate } from '../template';
+import { forum } from './forum/index';
 import { mail } from './mail/index';
 import { shop } from './shop/index';
 
@@ -11,4 +12,5 @@ import { shop } from './shop/index';
 export const TEMPLATES: readonly SiteTemplate[] = [
   shop,
   mail,
+  forum,
 ];
