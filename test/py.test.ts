@@ -213,3 +213,27 @@ describe('dict building and type names', () => {
     expect(docs.map((d) => pyTypeName(parsePyJson(d)))).toEqual(py);
   });
 });
+
+describe('edge cases of the fast paths', () => {
+  it('keeps a __proto__ key as an own key, in order', () => {
+    const text = '{"__proto__": {"x": 1}, "3": 10.0, "a": -2.0}';
+    const v = parsePyJson(text) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    const py = runPython<string>('emit(json.dumps(json.loads(INPUT)))', text);
+    expect(pyDumps(v)).toBe(py);
+    expect(pyDumps(pyDict([['a', v.a], ['3', v['3']], ['__proto__', v.__proto__]]))).toBe('{"a": -2.0, "3": 10.0, "__proto__": {"x": 1}}');
+  });
+  it('refuses a circular value and accepts a repeated one', () => {
+    const shared = { k: [1] };
+    expect(pyDumps([shared, shared])).toBe('[{"k": [1]}, {"k": [1]}]');
+    const loop: unknown[] = [];
+    loop.push(loop);
+    expect(() => pyDumps(loop)).toThrow('Circular reference detected');
+  });
+  it('prints integral floats and cuts short strings as Python does', () => {
+    const py = runPython<string[]>('emit([repr(float(x)) for x in INPUT])', [-5, 9999999999999998, -1e15]);
+    expect([-5, 9999999999999998, -1e15].map(floatRepr)).toEqual(py);
+    expect(cpSlice('a😀', 0, 3)).toBe('a😀');
+    expect(cpSlice('😀😀😀', 0, 2)).toBe('😀😀');
+  });
+});

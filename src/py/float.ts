@@ -35,6 +35,8 @@ export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // Integral and below 1e16: JavaScript prints the same digits in fixed notation (the common case, `10.0`).
+  if (Number.isInteger(x) && Math.abs(x) < 1e16) return `${x}.0`;
   const sign = x < 0 ? '-' : '';
   const [mantissa, exp] = Math.abs(x).toExponential().split('e') as [string, string];
   const digits = mantissa.replace('.', '');

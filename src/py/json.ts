@@ -6,6 +6,9 @@
 import { PyFloat, jsonFloat, numberRepr } from './float';
 import { compareCodePoints } from './text';
 
+// A key JavaScript orders first (an array index): where one appears, the Python order is recorded.
+const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
+
 /**
  * Where an object's key order differs from JavaScript's (integer-like keys come first in JS), the parsed object
  * carries its Python order under this symbol (non-enumerable). Read it with {@link pyKeys}.
@@ -30,14 +33,24 @@ export function pyEntries(obj: object): Array<[string, unknown]> {
 export function pyDict(entries: Iterable<readonly [string, unknown]>): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
   const order: string[] = [];
+  let indexKey = false;
   for (const [key, value] of entries) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+      order.push(key);
+      indexKey ||= INDEX_KEY.test(key);
+    }
+    setOwn(obj, key, value);
   }
-  if (order.some((k) => INDEX_KEY.test(k)) && order.join('\0') !== Object.keys(obj).join('\0')) {
+  if (indexKey && order.join('\0') !== Object.keys(obj).join('\0')) {
     Object.defineProperty(obj, KEY_ORDER, { value: order, enumerable: false });
   }
   return obj;
+}
+
+// `obj[key] = value`, except that a `__proto__` key becomes an own property instead of changing the prototype.
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 /** A JSON document Python's `json.loads` would reject; `pos` is the 0-based offset. */
@@ -103,7 +116,6 @@ function errorAt(s: string, pos: number, problem: string): PyJsonError {
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 
 class ExactParser {
   private i = 0;
@@ -132,12 +144,18 @@ class ExactParser {
     if (c === '{') return this.object();
     if (c === '[') return this.array();
     if (c === '"') return this.string();
+    if (c !== undefined && c >= '0' && c <= '9') return this.number();
     for (const [word, v] of LITERALS) {
       if (s.startsWith(word, this.i)) {
         this.i += word.length;
         return v instanceof PyFloat ? new PyFloat(v.value) : v;
       }
     }
+    return this.number();
+  }
+
+  private number(): unknown {
+    const s = this.s;
     NUMBER.lastIndex = this.i;
     const m = NUMBER.exec(s);
     if (!m) throw errorAt(s, this.i, 'Expecting value');
@@ -154,6 +172,7 @@ class ExactParser {
     const s = this.s;
     const obj: Record<string, unknown> = {};
     const order: string[] = [];
+    let indexKey = false;
     this.i++;
     this.ws();
     if (s[this.i] === '}') {
@@ -168,8 +187,11 @@ class ExactParser {
       this.i++;
       this.ws();
       const value = this.value();
-      if (!Object.prototype.hasOwnProperty.call(obj, key)) order.push(key);
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+        order.push(key);
+        indexKey ||= INDEX_KEY.test(key);
+      }
+      setOwn(obj, key, value);
       this.ws();
       if (s[this.i] === '}') {
         this.i++;
@@ -179,7 +201,7 @@ class ExactParser {
       this.i++;
       this.ws();
     }
-    if (order.some((k) => INDEX_KEY.test(k)) && order.join('\0') !== Object.keys(obj).join('\0')) {
+    if (indexKey && order.join('\0') !== Object.keys(obj).join('\0')) {
       Object.defineProperty(obj, KEY_ORDER, { value: order, enumerable: false });
     }
     return obj;
@@ -267,22 +289,19 @@ export interface PyDumpsOptions {
 
 const ESCAPE_UNICODE = /[\x00-\x1f\\"]/;
 const ESCAPE_ASCII = /[\\"]|[^ -~]/;
+const ESCAPE_UNICODE_ALL = /[\x00-\x1f\\"]/g;
+const ESCAPE_ASCII_ALL = /[\\"]|[^ -~]/g;
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+// One UTF-16 unit as json.dumps escapes it (a surrogate pair becomes two \u escapes, as in Python).
+function escapeUnit(ch: string): string {
+  return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 /** A string as `json.dumps` quotes it. */
 export function pyQuote(s: string, ensureAscii = true): string {
-  const special = ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE;
-  if (!special.test(s)) return `"${s}"`;
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    const c = s.charCodeAt(i);
-    const short = SHORT[ch];
-    if (short) out += short;
-    else if (c < 0x20 || (ensureAscii && c > 0x7e)) out += `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
+  if (!(ensureAscii ? ESCAPE_ASCII : ESCAPE_UNICODE).test(s)) return `"${s}"`;
+  return `"${s.replace(ensureAscii ? ESCAPE_ASCII_ALL : ESCAPE_UNICODE_ALL, escapeUnit)}"`;
 }
 
 /**
@@ -291,45 +310,68 @@ export function pyQuote(s: string, ensureAscii = true): string {
  * `undefined` object members are skipped, as `JSON.stringify` does.
  */
 export function pyDumps(value: unknown, options: PyDumpsOptions = {}): string {
-  const ensureAscii = options.ensureAscii ?? true;
-  const indent = options.indent;
-  const itemSep = indent === undefined ? ', ' : ',';
-  const seen = new Set<object>();
+  const ctx: DumpContext = {
+    ensureAscii: options.ensureAscii ?? true,
+    indent: options.indent,
+    sortKeys: options.sortKeys ?? false,
+    floatKeys: options.floatKeys,
+    default: options.default,
+    open: [],
+  };
+  return encode(ctx, value, 0, false);
+}
 
-  const enc = (v: unknown, level: number, asFloat: boolean): string => {
-    if (v === null || v === undefined) return 'null';
-    if (v === true) return 'true';
-    if (v === false) return 'false';
-    if (typeof v === 'number') return asFloat || !Number.isInteger(v) || !Number.isFinite(v) ? jsonFloat(v) : numberRepr(v);
-    if (v instanceof PyFloat) return jsonFloat(v.value);
-    if (typeof v === 'bigint') return v.toString();
-    if (typeof v === 'string') return pyQuote(v, ensureAscii);
-    if (typeof v !== 'object') return fallback(v, level);
-    if (seen.has(v)) throw new TypeError('Circular reference detected');
-    seen.add(v);
-    try {
-      if (Array.isArray(v)) return container('[', ']', v.map((x) => enc(x, level + 1, false)), level);
-      if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return fallback(v, level);
-      let keys = pyKeys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
-      if (options.sortKeys) keys = [...keys].sort(compareCodePoints);
-      const items = keys.map((k) => {
-        const x = (v as Record<string, unknown>)[k];
-        return `${pyQuote(k, ensureAscii)}: ${enc(x, level + 1, options.floatKeys?.has(k) ?? false)}`;
-      });
-      return container('{', '}', items, level);
-    } finally {
-      seen.delete(v);
+// The options of one pyDumps call, and the containers being written (for Python's circular-reference check).
+interface DumpContext {
+  readonly ensureAscii: boolean;
+  readonly indent: number | undefined;
+  readonly sortKeys: boolean;
+  readonly floatKeys: ReadonlySet<string> | undefined;
+  readonly default: ((value: unknown) => unknown) | undefined;
+  readonly open: object[];
+}
+
+function encode(ctx: DumpContext, v: unknown, level: number, asFloat: boolean): string {
+  if (v === null || v === undefined) return 'null';
+  if (v === true) return 'true';
+  if (v === false) return 'false';
+  if (typeof v === 'string') return pyQuote(v, ctx.ensureAscii);
+  if (typeof v === 'number') return asFloat || !Number.isInteger(v) || !Number.isFinite(v) ? jsonFloat(v) : numberRepr(v);
+  if (v instanceof PyFloat) return jsonFloat(v.value);
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v !== 'object') return fallback(ctx, v, level);
+  if (ctx.open.includes(v)) throw new TypeError('Circular reference detected');
+  ctx.open.push(v);
+  try {
+    if (Array.isArray(v)) {
+      const items: string[] = [];
+      for (const x of v) items.push(encode(ctx, x, level + 1, false));
+      return container(ctx, '[', ']', items, level);
     }
-  };
-  const fallback = (v: unknown, level: number): string => {
-    if (!options.default) throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
-    return enc(options.default(v), level, false);
-  };
-  const container = (open: string, close: string, items: string[], level: number): string => {
-    if (items.length === 0) return open + close;
-    if (indent === undefined) return open + items.join(itemSep) + close;
-    const pad = `\n${' '.repeat(indent * (level + 1))}`;
-    return `${open}${pad}${items.join(itemSep + pad)}\n${' '.repeat(indent * level)}${close}`;
-  };
-  return enc(value, 0, false);
+    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return fallback(ctx, v, level);
+    const obj = v as Record<string, unknown>;
+    let keys = pyKeys(obj);
+    if (ctx.sortKeys) keys = [...keys].sort(compareCodePoints);
+    const items: string[] = [];
+    for (const k of keys) {
+      const x = obj[k];
+      if (x === undefined) continue;
+      items.push(`${pyQuote(k, ctx.ensureAscii)}: ${encode(ctx, x, level + 1, ctx.floatKeys?.has(k) ?? false)}`);
+    }
+    return container(ctx, '{', '}', items, level);
+  } finally {
+    ctx.open.pop();
+  }
+}
+
+function fallback(ctx: DumpContext, v: unknown, level: number): string {
+  if (!ctx.default) throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+  return encode(ctx, ctx.default(v), level, false);
+}
+
+function container(ctx: DumpContext, open: string, close: string, items: string[], level: number): string {
+  if (items.length === 0) return open + close;
+  if (ctx.indent === undefined) return open + items.join(', ') + close;
+  const pad = `\n${' '.repeat(ctx.indent * (level + 1))}`;
+  return `${open}${pad}${items.join(`,${pad}`)}\n${' '.repeat(ctx.indent * level)}${close}`;
 }

@@ -60,15 +60,24 @@ function cpOffset(s: string, n: number): number {
   return s.length;
 }
 
+// Whether a surrogate is among the first `n` code units of `s`.
+function hasSurrogate(s: string, n: number): boolean {
+  const stop = Math.min(n, s.length);
+  for (let i = 0; i < stop; i++) {
+    if ((s.charCodeAt(i) & 0xf800) === 0xd800) return true;
+  }
+  return false;
+}
+
 /**
  * Python's `s[start:end]` on code points, with Python's negative indices and clamping (no step).
  * @example cpSlice('a😀b', 0, 2) === 'a😀'
  */
 export function cpSlice(s: string, start: number | null = 0, end: number | null = null): string {
-  // Fast path: no surrogates before the cut means code units are code points.
-  if ((start ?? 0) >= 0 && end !== null && end >= 0 && !/[\ud800-\udfff]/.test(s.slice(0, end))) {
-    return s.slice(start ?? 0, end);
-  }
+  // Fast paths: a string no longer than the cut in code units is whole; no surrogates before the cut means
+  // code units are code points.
+  if ((start ?? 0) === 0 && end !== null && s.length <= end) return s;
+  if ((start ?? 0) >= 0 && end !== null && end >= 0 && !hasSurrogate(s, end)) return s.slice(start ?? 0, end);
   const len = start !== null && start < 0 ? cpLength(s) : end !== null && end < 0 ? cpLength(s) : -1;
   const clamp = (i: number | null, dflt: number) => {
     if (i === null) return dflt;
