@@ -136,9 +136,15 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
   const tasks = await readTasks(store, options);
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   const judgeDir = judgeDirOf(options.run);
+  // One listing of the judge dir spares a failed open per unjudged task.
+  const recorded = new Set((await store.list(judgeDir)).filter((e) => !e.isDirectory).map((e) => e.name));
   const ids = [...new Set(tasks.map((t) => t.task_id))];
   const counts = await Promise.all(
-    ids.map((id) => queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))),
+    ids.map((id) =>
+      recorded.has(`${id}.json`)
+        ? queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))
+        : undefined,
+    ),
   );
   const candidates = new Map<string, number>();
   ids.forEach((id, i) => {

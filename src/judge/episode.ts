@@ -94,6 +94,11 @@ export interface JudgeEpisodeOptions {
   readonly store?: FileStore;
   /** Attempts at a verdict. Default 3, as the seed. */
   readonly tries?: number;
+  /**
+   * The task ids that have a record in `judgeDir`, from one listing of it (what {@link judgeRun} passes): only
+   * those are read, which spares a failed open per new episode. Default: look for the record file.
+   */
+  readonly recorded?: ReadonlySet<string>;
 }
 
 /** How {@link judgeEpisodeDetailed} ended. */
@@ -107,7 +112,7 @@ export async function judgeEpisodeDetailed(
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
-  const cached = await readCached(store, dst);
+  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readCached(store, dst);
   if (cached) return { record: cached, outcome: 'cached' };
   const request = await buildJudgeRequest(options.episode, options.instruction, { store });
   if (!request) return { record: null, outcome: 'no-inputs' };

@@ -110,6 +110,9 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const tasks = await loadInstructions(run, { ...options, store });
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
+  const recorded = new Set(
+    (await store.list(judgeDir)).filter((e) => !e.isDirectory && e.name.endsWith('.json')).map((e) => e.name.slice(0, -'.json'.length)),
+  );
   options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
@@ -128,6 +131,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
           model,
           store,
           tries: options.tries,
+          recorded,
         });
         results[i] = record;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
