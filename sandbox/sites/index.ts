@@ -7,10 +7,12 @@ import type { SiteTemplate } from '../template';
 import { forum } from './forum/index';
 import { mail } from './mail/index';
 import { shop } from './shop/index';
+import { travel } from './travel/index';
 
 /** Every bundled template. */
 export const TEMPLATES: readonly SiteTemplate[] = [
   shop,
   mail,
   forum,
+  travel,
 ];

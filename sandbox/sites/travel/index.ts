@@ -1,0 +1,36 @@
+/**
+ * The travel booking template: flight search with filters, sort and pages; hotel search; flight and hotel details; a
+ * multi-step booking flow; trips (date change, cancellation); saved hotels; the traveller profile; a JSON API.
+ * @module
+ */
+import type { SiteTemplate } from '../../template';
+import { checkoutRoutes } from './checkout-pages';
+import { flightRoutes } from './flight-pages';
+import { hotelRoutes } from './hotel-pages';
+import { TRAVEL_SCHEMA, seedTravel } from './seed';
+import { travelTasks } from './tasks';
+import { tripRoutes } from './trip-pages';
+
+/** A travel booking site (one agency and region per variant). */
+export const travel: SiteTemplate = {
+  id: 'travel',
+  kind: 'travel booking',
+  schema: TRAVEL_SCHEMA,
+  seed: seedTravel,
+  nav: [
+    { label: 'Flights', path: '/flights' },
+    { label: 'Hotels', path: '/hotels' },
+    { label: 'Destinations', path: '/destinations' },
+    { label: 'My trips', path: '/trips' },
+    { label: 'Saved hotels', path: '/saved' },
+    { label: 'Profile', path: '/profile' },
+  ],
+  search: { action: '/hotels', param: 'q', label: 'Search hotels' },
+  routes(router) {
+    flightRoutes(router);
+    hotelRoutes(router);
+    checkoutRoutes(router);
+    tripRoutes(router);
+  },
+  tasks: travelTasks,
+};
