@@ -4,6 +4,7 @@
  * @module
  */
 import type { SiteTemplate } from '../template';
+import { bank } from './bank/index';
 import { forum } from './forum/index';
 import { mail } from './mail/index';
 import { shop } from './shop/index';
@@ -15,4 +16,5 @@ export const TEMPLATES: readonly SiteTemplate[] = [
   mail,
   forum,
   travel,
+  bank,
 ];
