@@ -215,7 +215,9 @@ describe('attempt', () => {
     const words = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green'];
     const tasks = words.map((w) => fixtureTask(`search-${w}`, `Search for ${w}`));
     const before = site.requests.length;
+    const failures: string[] = [];
     await attempt(tasks, {
+      onEvent: (e) => void (e.type === 'episode-failed' && failures.push(`${e.taskId}: ${e.error}`)),
       policy: scriptedPolicy((input) => {
         const word = input.task.instruction.split(' ').pop()!;
         if (input.step === 0) return { type: { index: 6, text: word, enter: true } };
@@ -227,6 +229,7 @@ describe('attempt', () => {
       browser: host,
       concurrency: 3,
     });
+    expect(failures).toEqual([]);
     const served = site.requests.slice(before).filter((r) => !STATIC_PATH.test(r.url.split('?')[0]!));
     for (const w of words) {
       const grade = await readJson(path.join(out, `search-${w}`, 'grade_inputs.json'));

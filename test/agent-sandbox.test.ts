@@ -20,7 +20,11 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, catalog: { variants: 1, testVariants: [] } });
   host = browserHost();
   tmp = await mkdtemp(path.join(os.tmpdir(), 'agent-sandbox-'));
-  tasks = sandbox.catalog.sites().flatMap((site) => [...(sandbox.catalog.tasks(site)?.human ?? [])]);
+  // an info and an action task of each site, so the test stays bounded as templates are added
+  tasks = sandbox.catalog.sites().flatMap((site) => {
+    const human = sandbox.catalog.tasks(site)?.human ?? [];
+    return [...human.filter((t) => t.task_kind === 'info').slice(0, 1), ...human.filter((t) => t.task_kind === 'action').slice(0, 1)];
+  });
 });
 afterAll(async () => {
   await host.close();
@@ -43,9 +47,11 @@ const byOracle: Policy = scriptedPolicy((input) => {
 
 describe('attempt on the sandbox', () => {
   it('the oracle completes every human task and its verifier passes', async () => {
-    expect(tasks.length).toBeGreaterThan(4);
+    expect(tasks.length).toBeGreaterThanOrEqual(4);
     const out = path.join(tmp, 'oracle');
+    const failures: string[] = [];
     const summary = await attempt(tasks, {
+      onEvent: (e) => void (e.type === 'episode-failed' && failures.push(`${e.taskId}: ${e.error}`)),
       policy: byOracle,
       source: { baseUrl: sandbox.url },
       evidence: sandboxEvidence({ url: sandbox.url }),
@@ -53,6 +59,7 @@ describe('attempt on the sandbox', () => {
       browser: host,
       concurrency: 2,
     });
+    expect(failures).toEqual([]);
     const results = (await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     const failing = results.filter((r) => !r.ok).map((r) => r.task_id);
     for (const id of failing) {
