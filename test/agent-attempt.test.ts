@@ -276,6 +276,35 @@ describe('attempt', () => {
     expect((await readLines(path.join(out, 'tasks.jsonl'))).map((t) => t.task_id)).toEqual(['t-a', 't-b', 't-c']);
   });
 
+  it('records nothing for an episode whose model fails, tries it once more, and reports it', async () => {
+    const out = path.join(tmp, 'run7');
+    let calls = 0;
+    const events: AttemptEvent[] = [];
+    const summary = await attempt([fixtureTask('flaky', 'Finish'), fixtureTask('down', 'Finish')], {
+      policy: scriptedPolicy((input) => {
+        if (input.task.task_id === 'down' || calls++ === 0) throw new Error('model endpoint unreachable');
+        return { done: {} };
+      }),
+      source: { baseUrl: site.baseUrl },
+      out,
+      browser: host,
+      concurrency: 1,
+      onEvent: (e) => events.push(e),
+    });
+    expect(summary).toMatchObject({ recorded: 1, failed: 1 });
+    expect(events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([
+      'episode flaky could not run (EpisodeFailure: policy scripted: Error: model endpoint unreachable); trying it again',
+      'episode down could not run (EpisodeFailure: policy scripted: Error: model endpoint unreachable); trying it again',
+    ]);
+    expect(events.find((e) => e.type === 'episode-failed')).toEqual({
+      type: 'episode-failed',
+      taskId: 'down',
+      error: 'EpisodeFailure: policy scripted: Error: model endpoint unreachable',
+    });
+    expect(existsSync(path.join(out, 'flaky', 'episode.json'))).toBe(true);
+    expect(existsSync(path.join(out, 'down'))).toBe(false);
+  });
+
   it('refuses task ids that are not plain names before touching the disk', async () => {
     const out = path.join(tmp, 'run6');
     await expect(

@@ -17,9 +17,9 @@ export interface ActionContext {
   readonly origin: string;
   /** The elements of the observation the action was chosen from. */
   readonly elements: readonly ObservedElement[];
-  /** The time limit of one element action (click, fill...), in ms. Default 5000. */
+  /** The time limit of one element action (click, fill...), in ms. Default 10000. */
   readonly actionTimeoutMs?: number;
-  /** The time limit of a page load (goto, back), in ms. Default 15000. */
+  /** The time limit of a page load (goto, back), in ms. Default 30000. */
   readonly navigationTimeoutMs?: number;
   /** The longest wait for the page to settle after an action, in ms. Default 5000. */
   readonly settleMs?: number;
@@ -51,7 +51,7 @@ export async function performAction(action: Action, ctx: ActionContext): Promise
 
 async function run(action: Action, ctx: ActionContext): Promise<void> {
   const page = ctx.watch.page;
-  const timeout = ctx.actionTimeoutMs ?? 5000;
+  const timeout = ctx.actionTimeoutMs ?? 10_000;
   if ('click' in action) {
     await (await element(ctx, action.click.index)).click({ timeout });
   } else if ('type' in action) {
@@ -87,7 +87,7 @@ async function run(action: Action, ctx: ActionContext): Promise<void> {
     await gotoPath(ctx, action.goto.path);
   } else if ('back' in action) {
     const before = page.url();
-    const timeout = ctx.navigationTimeoutMs ?? 15_000;
+    const timeout = ctx.navigationTimeoutMs ?? 30_000;
     const response = await page.goBack({ waitUntil: 'load', timeout });
     if (!response && page.url() === before) throw new ActionError('there is no previous page');
     // The page before the start page is the browser's blank page: stay on the site.
@@ -149,7 +149,7 @@ async function gotoPath(ctx: ActionContext, path: string): Promise<void> {
     ctx.watch.blockedUrls.push(url.href);
     throw new ActionError(`goto ${JSON.stringify(path)} blocked: only ${ctx.origin} is allowed`);
   }
-  await page.goto(url.href, { waitUntil: 'load', timeout: ctx.navigationTimeoutMs ?? 15_000 });
+  await page.goto(url.href, { waitUntil: 'load', timeout: ctx.navigationTimeoutMs ?? 30_000 });
 }
 
 function describe(error: unknown, ctx: ActionContext): string {

@@ -34,13 +34,15 @@ export interface AttemptOptions {
   readonly maxSteps?: number;
   /** Time limit of one episode in ms. Default 300000. */
   readonly episodeTimeoutMs?: number;
-  /** Time limit of one element action in ms. Default 5000. */
+  /** Time limit of one element action in ms. Default 10000. */
   readonly actionTimeoutMs?: number;
   /**
    * Checks tasks that have a verifier; its result goes to `episode.json` (`ok`, `checks`) and `results.jsonl`.
    * Default {@link defaultVerify}; `false` checks nothing.
    */
   readonly verify?: VerifyFunction | false;
+  /** How many more times an episode that could not run (model or server failure) is tried in this run. Default 1. */
+  readonly retries?: number;
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
   readonly browser?: BrowserHost | BrowserOptions;
   /** Default {@link nodeStore}. */
@@ -129,7 +131,8 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const onAbort = () => queue.clear();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for (const task of todo) {
+    const retries = options.retries ?? 1;
+    const schedule = (task: Task, tries: number): void => {
       void queue.add(async () => {
         if (options.signal?.aborted) return;
         const taskId = task.task_id;
@@ -160,11 +163,17 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
           emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
         } catch (error) {
           if (options.signal?.aborted) return;
+          if (tries < retries) {
+            emit({ type: 'warning', message: `episode ${taskId} could not run (${describeError(error)}); trying it again` });
+            schedule(task, tries + 1);
+            return;
+          }
           failed++;
           emit({ type: 'episode-failed', taskId, error: describeError(error) });
         }
       });
-    }
+    };
+    for (const task of todo) schedule(task, 0);
     await queue.onIdle();
   } finally {
     options.signal?.removeEventListener('abort', onAbort);

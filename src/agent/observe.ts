@@ -17,7 +17,7 @@ export interface ObserveOptions {
   readonly textLimit?: number;
   /** The most elements listed in the prompt (all are numbered and usable). Default 300. */
   readonly maxElements?: number;
-  /** Screenshot time limit in ms. Default 10000. */
+  /** Screenshot time limit in ms. Default 30000 (a loaded machine is slow, not broken). */
   readonly timeoutMs?: number;
 }
 
@@ -39,7 +39,7 @@ export interface ObservationParts {
 export async function observe(page: Page, options: ObserveOptions): Promise<Observation> {
   const textLimit = options.textLimit ?? 2500;
   const [screenshot, scan] = await Promise.all([
-    page.screenshot({ type: 'png', timeout: options.timeoutMs ?? 10_000 }),
+    page.screenshot({ type: 'png', timeout: options.timeoutMs ?? 30_000 }),
     page.evaluate(pageScript({ textLimit, valueLimit: 200, optionLimit: 50 })) as Promise<PageScan>,
   ]);
   const elements: ObservedElement[] = scan.elements.map((e, i) => ({ index: i + 1, ...e }));
