@@ -102,7 +102,8 @@ describe('taskgen attempt', () => {
     const killed = path.join(tmp, 'killed');
     const child = cli(killed);
     const exited = finish(child);
-    while ((await finishedEpisodes(killed)) < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await finishedEpisodes(killed)) < 2 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(child.exitCode).toBeNull(); // still running: the kill lands mid-run
     process.kill(-child.pid!, 'SIGKILL');
     expect((await exited).code).toBeNull();
     const partial = await finishedEpisodes(killed);
