@@ -7,6 +7,7 @@ import type { SiteTemplate } from '../template';
 import { bank } from './bank/index';
 import { forum } from './forum/index';
 import { mail } from './mail/index';
+import { recipes } from './recipes/index';
 import { shop } from './shop/index';
 import { travel } from './travel/index';
 
@@ -17,4 +18,5 @@ export const TEMPLATES: readonly SiteTemplate[] = [
   forum,
   travel,
   bank,
+  recipes,
 ];

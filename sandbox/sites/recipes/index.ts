@@ -1,0 +1,34 @@
+/** The recipe site template: browse and search with filters, sort and pages; recipe details, collections, reviews, a meal planner and a shopping list built from it, and recipe submission. @module */
+import type { SiteTemplate } from '../../template';
+import { browseRoutes } from './browse-pages';
+import { collectionRoutes } from './collection-pages';
+import { planRoutes } from './plan-pages';
+import { recipeRoutes } from './recipe-pages';
+import { RECIPES_SCHEMA, seedRecipes } from './seed';
+import { submitRoutes } from './submit-pages';
+import { recipeTasks } from './tasks';
+
+/** A recipe site (one kitchen theme per variant). */
+export const recipes: SiteTemplate = {
+  id: 'recipes',
+  kind: 'recipe site',
+  schema: RECIPES_SCHEMA,
+  seed: seedRecipes,
+  nav: [
+    { label: 'Recipes', path: '/recipes' },
+    { label: 'Cuisines', path: '/cuisines' },
+    { label: 'Collections', path: '/collections' },
+    { label: 'Meal planner', path: '/planner' },
+    { label: 'Shopping list', path: '/shopping-list' },
+    { label: 'Submit a recipe', path: '/recipes/new' },
+  ],
+  search: { action: '/recipes', param: 'q', label: 'Search recipes' },
+  routes(router) {
+    browseRoutes(router);
+    submitRoutes(router);
+    recipeRoutes(router);
+    collectionRoutes(router);
+    planRoutes(router);
+  },
+  tasks: recipeTasks,
+};
