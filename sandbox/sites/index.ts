@@ -5,9 +5,9 @@
  */
 import type { SiteTemplate } from '../template';
 import { bank } from './bank/index';
+import { calendar } from './calendar/index';
 import { forum } from './forum/index';
 import { mail } from './mail/index';
-import { recipes } from './recipes/index';
 import { shop } from './shop/index';
 import { travel } from './travel/index';
 
@@ -15,8 +15,8 @@ import { travel } from './travel/index';
 export const TEMPLATES: readonly SiteTemplate[] = [
   shop,
   mail,
+  calendar,
   forum,
   travel,
   bank,
-  recipes,
 ];
