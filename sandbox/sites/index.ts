@@ -8,6 +8,7 @@ import { bank } from './bank/index';
 import { calendar } from './calendar/index';
 import { forum } from './forum/index';
 import { mail } from './mail/index';
+import { recipes } from './recipes/index';
 import { shop } from './shop/index';
 import { travel } from './travel/index';
 
@@ -19,4 +20,5 @@ export const TEMPLATES: readonly SiteTemplate[] = [
   forum,
   travel,
   bank,
+  recipes,
 ];
