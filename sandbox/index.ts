@@ -25,3 +25,7 @@ export { html, raw, escapeHtml, attr, SafeHtml, type HtmlValue } from './html';
 export * from './layout';
 export { step, answer, request, row, noRow, roundRobin, firstIsHuman } from './task-kit';
 export { siteHref, type HrefQuery } from './href';
+export { sandboxProposer, type SandboxProposerOptions } from './stand-ins/proposer';
+export { oraclePolicy, type OraclePolicyOptions } from './stand-ins/oracle-policy';
+export { sandboxJudge, evidenceFromPrompt, type SandboxJudgeOptions } from './stand-ins/judge';
+export { STAND_IN_PROVIDER } from './stand-ins/lookup';

@@ -1,0 +1,169 @@
+/**
+ * The stand-in judge: a {@link LanguageModel} that answers the seed's judge prompt by grading the episode with
+ * the task's verifier, then flips a set share of verdicts (seeded, per task) to play a fallible judge.
+ *
+ * What it reads: the prompt's first line (`TASK: <instruction>`); the task's verifier (the run's `tasks.jsonl`
+ * line when it has one, else the site's task bank, the site taken from the run's task or the logged paths);
+ * and the evidence. Given the run dir it reads the episode's `grade_inputs.json` and grades exactly as the
+ * verifier would (state checks from the recorded changes); without it, it parses the answer, the request lines
+ * and the change lines out of the prompt (which may have cut them short) and rebuilds the changed rows from the
+ * site's own data.
+ * @module
+ */
+import path from 'node:path';
+import { nodeStore } from '../../src/fs/node';
+import type { FileStore } from '../../src/fs/types';
+import { ZERO_USAGE, type Completion, type LanguageModel } from '../../src/llm/types';
+import { GradeInputsSchema, TaskSchema, VerifierSchema, type Change, type LogEntry, type Task, type Verifier } from '../../src/schemas';
+import { verifyEpisode, type EpisodeEvidence } from '../../src/verify';
+import { defaultCatalog, type SiteCatalog } from '../catalog';
+import { openCopy, tableRows } from '../database';
+import { STAND_IN_PROVIDER, bankTask, siteOfPath, unitHash } from './lookup';
+
+/** Options of {@link sandboxJudge}. */
+export interface SandboxJudgeOptions {
+  /** The share of verdicts flipped, 0 to 1. Default 0. */
+  readonly noise?: number;
+  /** Seeds which verdicts flip. Default 0. */
+  readonly seed?: number | string;
+  /** The run dir being judged (`tasks.jsonl`, `<task_id>/grade_inputs.json`). */
+  readonly runDir?: string;
+  /** Where the run dir is read. Default the local disk. */
+  readonly store?: FileStore;
+  /** The sites' catalog, for the task bank. Default the bundled templates. */
+  readonly catalog?: SiteCatalog;
+  /** Default `stand-in-judge`. */
+  readonly modelId?: string;
+}
+
+function section(prompt: string, head: string, next: string): string {
+  const start = prompt.indexOf(head);
+  if (start < 0) return '';
+  const end = prompt.indexOf(next, start + head.length);
+  return prompt.slice(start + head.length, end < 0 ? undefined : end).trim();
+}
+
+function tryJson(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The name the seed's `_fmt_changes` gives a row: its `title`, `name`, `subject` or `id`, the first that is set. */
+function itemName(row: Record<string, unknown>): string {
+  for (const k of ['title', 'name', 'subject', 'id']) {
+    const v = row[k];
+    if (v !== undefined && v !== null && v !== '' && v !== 0 && v !== false) return String(v);
+  }
+  return 'None';
+}
+
+/**
+ * The evidence as the judge prompt shows it (the seed's `_fmt_log` and `_fmt_changes` lines). A change line
+ * names its row but shows only the changed fields; `rowsOf(table)`, the table's rows before the episode, lets
+ * the row be rebuilt whole (found by that name, then each change applied).
+ */
+export function evidenceFromPrompt(prompt: string, rowsOf?: (table: string) => Record<string, unknown>[] | undefined): EpisodeEvidence {
+  const answer = section(prompt, "AGENT'S FINAL ANSWER:", '\n\nSERVER REQUESTS');
+  const log: LogEntry[] = [];
+  for (const line of section(prompt, 'SERVER REQUESTS OF THE SESSION (method path, parameters):\n', '\n\nDATA CHANGES').split('\n')) {
+    const m = /^([A-Z]+) (\S+)(?: \?(\{.*?\}))?(?: body (.*?))? -> (\S+)$/.exec(line);
+    if (m) log.push({ method: m[1], path: m[2], query: tryJson(m[3]) ?? {}, body: tryJson(m[4]) ?? m[4] ?? null, status: Number(m[5]) });
+  }
+  const current = new Map<string, Record<string, unknown>>();
+  const changes: Change[] = [];
+  for (const line of section(prompt, 'DATA CHANGES OF THE SESSION:\n', '\n\nTEXT ON SCREEN').split('\n')) {
+    const m = /^(create|update|delete) (\S+) \((.*)\): (.*)$/.exec(line);
+    if (!m) continue;
+    const [, op, table, name] = m as unknown as [string, string, string, string];
+    const changed = tryJson(m[4]) ?? {};
+    const key = `${table}\u0000${name}`;
+    const before = current.get(key) ?? rowsOf?.(table)?.find((r) => itemName(r) === name) ?? {};
+    let after: Record<string, unknown> | null = null;
+    if (op === 'create') after = changed;
+    else if (op === 'update') after = { ...before, ...Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, Array.isArray(v) ? v[1] : v])) };
+    if (after) current.set(`${table}\u0000${itemName(after)}`, after);
+    changes.push({ table, op, before: op === 'create' ? null : before, after, changed });
+  }
+  return { answer: answer === '(none)' ? '' : answer, log, changes };
+}
+
+/** A site's rows as a fresh session sees them, table by table (read once, then kept). */
+function pristineRows(catalog: SiteCatalog, site: string): (table: string) => Record<string, unknown>[] | undefined {
+  const cache = new Map<string, Record<string, unknown>[] | undefined>();
+  return (table) => {
+    if (!cache.has(table)) {
+      const runtime = catalog.site(site);
+      const db = runtime ? openCopy(runtime.snapshot, { readonly: true }) : undefined;
+      try {
+        cache.set(table, db ? tableRows(db, table) : undefined);
+      } finally {
+        db?.close();
+      }
+    }
+    return cache.get(table);
+  };
+}
+
+/** A stand-in judge (provider `sandbox-stand-in`): verifier plus seeded noise, in the judge's JSON reply format. */
+export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
+  const modelId = options.modelId ?? 'stand-in-judge';
+  const store = options.store ?? nodeStore();
+  const noise = options.noise ?? 0;
+  const seed = String(options.seed ?? 0);
+  const catalog = (): SiteCatalog => options.catalog ?? defaultCatalog();
+  let runTasks: Promise<Map<string, Task>> | undefined;
+  const tasksOfRun = (): Promise<Map<string, Task>> => {
+    runTasks ??= (async () => {
+      const map = new Map<string, Task>();
+      if (!options.runDir) return map;
+      const text = await store.readText(path.join(options.runDir, 'tasks.jsonl')).catch(() => '');
+      for (const line of text.split('\n')) {
+        const parsed = TaskSchema.safeParse(tryJson(line));
+        if (parsed.success) map.set(parsed.data.instruction, parsed.data);
+      }
+      return map;
+    })();
+    return runTasks;
+  };
+  const gradeInputs = async (taskId: string): Promise<EpisodeEvidence | undefined> => {
+    if (!options.runDir) return undefined;
+    const text = await store.readText(path.join(options.runDir, taskId, 'grade_inputs.json')).catch(() => undefined);
+    const parsed = GradeInputsSchema.safeParse(tryJson(text));
+    if (!parsed.success) return undefined;
+    const g = parsed.data;
+    return { answer: typeof g.answer === 'string' ? g.answer : '', log: g.log ?? [], changes: g.changes ?? [] };
+  };
+  return {
+    provider: STAND_IN_PROVIDER,
+    modelId,
+    async complete(prompt: string): Promise<Completion> {
+      const instruction = /^TASK: (.*)$/m.exec(prompt)?.[1] ?? '';
+      const task = (await tasksOfRun()).get(instruction);
+      const recorded = task ? await gradeInputs(task.task_id) : undefined;
+      const site = task?.site ?? [...prompt.matchAll(/^[A-Z]+ (\/sites\/\S+)/gm)].map((m) => siteOfPath(m[1] ?? '')).find(Boolean);
+      const evidence = recorded ?? evidenceFromPrompt(prompt, site ? pristineRows(catalog(), site) : undefined);
+      const own = VerifierSchema.safeParse(task?.verifier);
+      const verifier: Verifier | undefined = own.success && task?.verifier ? own.data : site ? (bankTask(catalog(), site, instruction)?.verifier as Verifier | undefined) : undefined;
+      let parts: Array<{ part: string; done: boolean; evidence: string }>;
+      let ok: boolean;
+      if (!verifier) {
+        parts = [{ part: instruction, done: false, evidence: 'the stand-in judge knows no verifier for this task' }];
+        ok = false;
+      } else {
+        const result = await verifyEpisode(verifier, evidence);
+        parts = result.checks.map((c) => ({ part: c.check, done: c.ok, evidence: c.detail }));
+        ok = result.ok;
+      }
+      if (unitHash(`${seed}:noise:${site ?? ''}:${instruction}`) < noise) {
+        ok = !ok;
+        parts.push({ part: 'stand-in judge noise', done: ok, evidence: 'the stand-in judge flipped this verdict on purpose' });
+      }
+      return { text: JSON.stringify({ parts, verdict: ok ? 'SUCCESS' : 'NOT SUCCESS' }), usage: ZERO_USAGE, model: modelId };
+    },
+  };
+}

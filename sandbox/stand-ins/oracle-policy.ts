@@ -1,0 +1,116 @@
+/**
+ * The stand-in agent: a {@link Policy} that follows each task's oracle solution, resolving role + name targets to
+ * the observation's element numbers, and with a set failure rate deviates the way weak agents do (stops early,
+ * or reports a wrong answer). Deterministic per task for a given seed, so reruns give the same episodes.
+ * @module
+ */
+import type { Observation, Policy, PolicyDecision, PolicyInput } from '../../src/agent/types';
+import type { Action, Task } from '../../src/schemas';
+import { defaultCatalog, type SiteCatalog } from '../catalog';
+import { OracleSchema, resolveTarget, stepTarget, type OracleStep } from '../oracle';
+import { bankTask, unitHash } from './lookup';
+
+/** Options of {@link oraclePolicy}. */
+export interface OraclePolicyOptions {
+  /** Tasks with an `oracle` field (human tasks, bank tasks); looked up by task id, then by site + instruction. */
+  readonly tasks?: ReadonlyArray<Task & { oracle?: unknown }>;
+  /** The share of tasks on which the agent deviates from the oracle, 0 to 1. Default 0. */
+  readonly failureRate?: number;
+  /** Seeds which tasks fail and how. Default 0. */
+  readonly seed?: number | string;
+  /** Where tasks proposed from the bank are looked up. Default the bundled templates. */
+  readonly catalog?: SiteCatalog;
+  /** Default `stand-in-oracle`. */
+  readonly model?: string;
+}
+
+/** How a failing episode deviates. */
+type Plan = { kind: 'follow' } | { kind: 'stop'; at: number } | { kind: 'wrong' };
+
+function wrongAnswer(answer: string): string {
+  if (/\d/.test(answer)) return answer.replace(/\d(?=\D*$)/, (d) => String((Number(d) + 1) % 10));
+  return 'I could not find that on the site.';
+}
+
+function toAction(step: OracleStep, obs: Observation): Action | string {
+  const target = stepTarget(step);
+  if (!target) return step as Action;
+  const el = resolveTarget(obs.elements, target);
+  if (typeof el === 'string') return `stand-in oracle: ${el}`;
+  const index = el.index;
+  if ('click' in step) return { click: { index } };
+  if ('type' in step) return { type: { index, text: step.type.text, ...(step.type.enter ? { enter: true } : {}) } };
+  if ('select' in step) return { select: { index, option: step.select.option } };
+  return { check: { index } };
+}
+
+/**
+ * Which oracle step comes next: one per step that went through. After a failed action (a slow page can time out
+ * a click that still happened) the step is tried again, unless its target is gone and the next step's target is
+ * there (then it did happen); a step failing three times ends the episode with the error as the answer.
+ */
+function position(input: PolicyInput, steps: readonly OracleStep[]): number | string {
+  let i = 0;
+  let failures = 0;
+  for (const h of input.history) {
+    if (h.error) failures++;
+    else {
+      i++;
+      failures = 0;
+    }
+  }
+  const last = input.history[input.history.length - 1];
+  if (!last?.error) return i;
+  if (failures >= 3) return `stand-in oracle: the action failed three times: ${last.error}`;
+  const here = (k: number): boolean => {
+    const target = steps[k] && stepTarget(steps[k] as OracleStep);
+    return !target || typeof resolveTarget(input.observation.elements, target) !== 'string';
+  };
+  return !here(i) && here(i + 1) ? i + 1 : i;
+}
+
+/**
+ * A stand-in agent (`name: 'oracle'`, `model: 'stand-in-oracle'`): it replays the task's oracle solution step
+ * by step. A target that is not on the page, an action failing three times, or a task without a known solution
+ * ends the episode with that message as its answer.
+ */
+export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
+  const failureRate = options.failureRate ?? 0;
+  const seed = String(options.seed ?? 0);
+  const byId = new Map<string, unknown>();
+  const byText = new Map<string, unknown>();
+  for (const t of options.tasks ?? []) {
+    if (t.oracle === undefined) continue;
+    byId.set(t.task_id, t.oracle);
+    byText.set(`${t.site}\u0000${t.instruction}`, t.oracle);
+  }
+  const solution = (task: Task & { oracle?: unknown }): OracleStep[] | undefined => {
+    const raw = task.oracle ?? byId.get(task.task_id) ?? byText.get(`${task.site}\u0000${task.instruction}`)
+      ?? bankTask(options.catalog ?? defaultCatalog(), task.site, task.instruction)?.oracle;
+    const parsed = OracleSchema.safeParse(raw);
+    return parsed.success ? parsed.data : undefined;
+  };
+  const plan = (task: Task, steps: number): Plan => {
+    if (unitHash(`${seed}:fail:${task.task_id}`) >= failureRate) return { kind: 'follow' };
+    const u = unitHash(`${seed}:how:${task.task_id}`);
+    if (task.task_kind === 'info' && u < 0.5) return { kind: 'wrong' };
+    return { kind: 'stop', at: Math.floor(u * Math.max(1, steps - 1)) };
+  };
+  const reply = (action: Action): PolicyDecision => ({ text: JSON.stringify(action) });
+  return {
+    name: 'oracle',
+    model: options.model ?? 'stand-in-oracle',
+    async decide(input: PolicyInput): Promise<PolicyDecision> {
+      const steps = solution(input.task as Task & { oracle?: unknown });
+      if (!steps) return reply({ done: { answer: 'stand-in oracle: no solution is known for this task' } });
+      const i = position(input, steps);
+      if (typeof i === 'string') return reply({ done: { answer: i } });
+      const p = plan(input.task, steps.length);
+      if (p.kind === 'stop' && i >= p.at) return reply({ done: {} });
+      const step = steps[Math.min(i, steps.length - 1)] as OracleStep;
+      if ('done' in step && p.kind === 'wrong') return reply({ done: { answer: wrongAnswer(step.done.answer ?? '') } });
+      const action = toAction(step, input.observation);
+      return reply(typeof action === 'string' ? { done: { answer: action } } : action);
+    },
+  };
+}
