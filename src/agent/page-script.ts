@@ -15,6 +15,8 @@
  *   textareas their `<label>` (for=id or wrapping; the text of the control itself left out), else
  *   `placeholder`, else `title`; for everything else its visible text (input buttons: `value`, then `alt`),
  *   else `title`, else an inner img's `alt`. Whitespace collapsed, trimmed, at most 80 characters.
+ *
+ * Only the top document is read: elements inside iframes and shadow roots are not numbered.
  * @module
  */
 
