@@ -10,6 +10,7 @@ import { forum } from './forum/index';
 import { mail } from './mail/index';
 import { recipes } from './recipes/index';
 import { shop } from './shop/index';
+import { tracker } from './tracker/index';
 import { travel } from './travel/index';
 
 /** Every bundled template. */
@@ -19,6 +20,7 @@ export const TEMPLATES: readonly SiteTemplate[] = [
   calendar,
   forum,
   travel,
+  tracker,
   bank,
   recipes,
 ];
