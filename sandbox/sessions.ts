@@ -75,7 +75,7 @@ export class Session {
 
 /** Options of a {@link SessionStore}. */
 export interface SessionStoreOptions {
-  /** The most sessions kept; the least recently used go first. Default 5000. */
+  /** The most sessions kept; the least recently used go first (a session holds up to ~0.3 MB per site). Default 2000. */
   readonly maxSessions?: number;
   /** Sessions idle this long expire. Default 6 hours. */
   readonly idleMs?: number;
@@ -88,7 +88,7 @@ export class SessionStore {
   private readonly idleMs: number;
 
   constructor(options: SessionStoreOptions = {}) {
-    this.maxSessions = options.maxSessions ?? 5000;
+    this.maxSessions = options.maxSessions ?? 2000;
     this.idleMs = options.idleMs ?? 6 * 3600_000;
   }
 

@@ -93,6 +93,23 @@ describe('sessions', () => {
   });
 });
 
+describe('session limits', () => {
+  it('end the least recently used session past the cap', async () => {
+    const own = await startSandbox({ port: 0, catalog: sandbox.catalog, sessions: { maxSessions: 3 } });
+    try {
+      const open = async () => ((await (await fetch(`${own.url}/_admin/sessions`, { method: 'POST' })).json()) as { id: string }).id;
+      const [a, b, c] = [await open(), await open(), await open()];
+      await fetch(`${own.url}/sites/shop-01/`, { headers: { cookie: `${SESSION_COOKIE}=${a}` } });
+      await open();
+      const alive = async (id: string) => (await fetch(`${own.url}/_admin/sessions/${id}/log`)).status === 200;
+      expect([await alive(a), await alive(b), await alive(c)]).toEqual([true, false, true]);
+      expect(own.sessions.size).toBe(3);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('bad input', () => {
   it('gets 404 pages, 400s, 405, 413, 415 and shown form errors, never a 500, and every request stays in the log', async () => {
     const { session, get } = await openSession('shop-01');
