@@ -109,7 +109,7 @@ export function seedForum({ db, faker, variant, today }: SeedInput): SeedResult 
     post(author, openingPost(faker, b.kind, made.thing), start, firstScore);
     for (const t of times) {
       const who = faker.number.int({ min: 0, max: 14 }) === 0 ? me : faker.helpers.arrayElement(others);
-      post(who, replyText(faker, made.thing), new Date(t), faker.number.int({ min: 0, max: 15 }));
+      post(who, replyText(faker, b.kind, made.thing), new Date(t), faker.number.int({ min: 0, max: 15 }));
     }
     threads.push(thread);
   });

@@ -1,7 +1,10 @@
 /** The forum's data variants: one community per variant (name, categories, boards, what people talk about). @module */
 
-/** How a board's threads read: questions, show-and-tell, buying and selling, or chat. */
-export type BoardKind = 'question' | 'showcase' | 'market' | 'chat';
+/**
+ * How a board's threads read: questions about things, questions about topics and skills, show-and-tell of builds,
+ * stories and photos, buying and selling, or chat.
+ */
+export type BoardKind = 'question' | 'topic' | 'showcase' | 'story' | 'market' | 'chat';
 
 /** A board of a theme: its name, kind, description, the things its threads are about, and its tags. */
 export interface ThemeBoard {
@@ -53,13 +56,13 @@ export const THEMES: readonly ForumTheme[] = [
     title: 'Green Fingers Forum',
     categories: [
       { name: 'Growing', boards: [
-        board('Vegetables', 'question', 'From seed trays to harvest.', ['tomato plant', 'raised bed', 'zucchini', 'pepper seedling', 'potato crop', 'lettuce patch'], ['vegetables', 'pests', 'watering', 'seeds']),
-        board('Fruit Trees', 'question', 'Orchards, bushes and potted citrus.', ['apple tree', 'fig tree', 'lemon tree', 'cherry tree', 'blueberry bush'], ['pruning', 'fruit', 'grafting', 'disease']),
-        board('Houseplants', 'question', 'Green friends that live indoors.', ['monstera', 'fiddle leaf fig', 'snake plant', 'orchid', 'pothos', 'peace lily'], ['indoor', 'repotting', 'light', 'watering']),
+        board('Vegetables', 'topic', 'From seed trays to harvest.', ['tomatoes', 'raised beds', 'zucchini', 'pepper seedlings', 'seed potatoes', 'lettuce'], ['vegetables', 'pests', 'watering', 'seeds']),
+        board('Fruit Trees', 'topic', 'Orchards, bushes and potted citrus.', ['apple trees', 'fig trees', 'potted lemon trees', 'cherry trees', 'blueberry bushes'], ['pruning', 'fruit', 'grafting', 'disease']),
+        board('Houseplants', 'topic', 'Green friends that live indoors.', ['monsteras', 'fiddle leaf figs', 'snake plants', 'orchids', 'pothos', 'peace lilies'], ['indoor', 'repotting', 'light', 'watering']),
       ] },
       { name: 'Techniques', boards: [
-        board('Soil and Compost', 'question', 'Feed the soil, not the plant.', ['compost bin', 'worm farm', 'clay soil', 'leaf mold', 'mulch layer'], ['compost', 'soil', 'organic', 'mulch']),
-        board('Pests and Diseases', 'question', 'Identify it, then deal with it.', ['aphid problem', 'powdery mildew', 'slug damage', 'tomato blight', 'vine weevil'], ['pests', 'disease', 'organic', 'identification']),
+        board('Soil and Compost', 'topic', 'Feed the soil, not the plant.', ['composting', 'worm farms', 'clay soil', 'leaf mold', 'mulching'], ['compost', 'soil', 'organic', 'mulch']),
+        board('Pests and Diseases', 'topic', 'Identify it, then deal with it.', ['aphids', 'powdery mildew', 'slugs', 'tomato blight', 'vine weevils'], ['pests', 'disease', 'organic', 'identification']),
         board('Garden Design', 'showcase', 'Borders, ponds and layouts.', ['cottage border', 'wildlife pond', 'gravel garden', 'herb spiral', 'shade bed'], ['design', 'showcase', 'pond', 'planting']),
       ] },
       { name: 'Community', boards: [
@@ -77,13 +80,13 @@ export const THEMES: readonly ForumTheme[] = [
         board('Navigation', 'question', 'Maps, compasses, GPS and apps.', ['GPS watch', 'paper map', 'baseplate compass', 'satellite messenger', 'trail app'], ['gps', 'maps', 'safety', 'apps']),
       ] },
       { name: 'Trips', boards: [
-        board('Trip Reports', 'showcase', 'Where did you go? Tell us everything.', ['ridge traverse', 'alpine lake loop', 'desert canyon hike', 'coastal trail', 'winter summit'], ['trip-report', 'photos', 'alpine', 'desert']),
-        board('Trip Planning', 'question', 'Permits, logistics and routes.', ['permit application', 'thru-hike resupply', 'first overnight trip', 'water source', 'trailhead shuttle'], ['planning', 'permits', 'resupply', 'weather']),
-        board('Safety and Skills', 'question', 'Stay safe out there.', ['bear canister', 'first aid kit', 'river crossing', 'lightning storm', 'altitude sickness'], ['safety', 'first-aid', 'wildlife', 'skills']),
+        board('Trip Reports', 'story', 'Where did you go? Tell us everything.', ['ridge traverse', 'alpine lake loop', 'desert canyon hike', 'coastal trail', 'winter summit'], ['trip-report', 'photos', 'alpine', 'desert']),
+        board('Trip Planning', 'topic', 'Permits, logistics and routes.', ['permit applications', 'thru-hike resupply', 'first overnight trips', 'finding water sources', 'trailhead shuttles'], ['planning', 'permits', 'resupply', 'weather']),
+        board('Safety and Skills', 'topic', 'Stay safe out there.', ['bear safety', 'first aid kits', 'river crossings', 'lightning storms', 'altitude sickness'], ['safety', 'first-aid', 'wildlife', 'skills']),
       ] },
       { name: 'Community', boards: [
         board('Gear Swap', 'market', 'Buy and sell used gear.', ['down quilt', 'rain shell', 'trekking pole set', 'water filter', 'stove kit'], ['for-sale', 'wanted', 'trade', 'gear']),
-        board('Campfire', 'chat', 'Pull up a log.', ['trail snack', 'hiking playlist', 'favorite trail', 'camp chair', 'trail journal'], ['chat', 'food', 'stories', 'meta']),
+        board('Campfire', 'chat', 'Pull up a log.', ['trail snack', 'hiking playlist', 'trail', 'camp chair', 'trail journal'], ['chat', 'food', 'stories', 'meta']),
       ] },
     ],
   },
@@ -96,13 +99,13 @@ export const THEMES: readonly ForumTheme[] = [
         board('Amps and Pedals', 'question', 'Tone chasers welcome.', ['tube amp', 'overdrive pedal', 'delay pedal', 'pedalboard', 'modeling amp'], ['amps', 'pedals', 'tone', 'power']),
       ] },
       { name: 'Playing', boards: [
-        board('Technique', 'question', 'Get better, one lick at a time.', ['barre chord', 'fingerpicking pattern', 'alternate picking', 'vibrato', 'sweep picking'], ['technique', 'practice', 'theory', 'speed']),
-        board('Song Covers', 'showcase', 'Share your recordings.', ['blues solo', 'acoustic cover', 'riff medley', 'fingerstyle arrangement', 'live recording'], ['cover', 'recording', 'blues', 'feedback']),
-        board('Music Theory', 'question', 'Scales, modes and why chords work.', ['Dorian mode', 'circle of fifths', 'pentatonic scale', 'chord progression', 'ear training'], ['theory', 'scales', 'chords', 'learning']),
+        board('Technique', 'topic', 'Get better, one lick at a time.', ['barre chords', 'fingerpicking patterns', 'alternate picking', 'vibrato', 'sweep picking'], ['technique', 'practice', 'theory', 'speed']),
+        board('Song Covers', 'story', 'Share your recordings.', ['blues solo', 'acoustic cover', 'riff medley', 'fingerstyle arrangement', 'live recording'], ['cover', 'recording', 'blues', 'feedback']),
+        board('Music Theory', 'topic', 'Scales, modes and why chords work.', ['the Dorian mode', 'the circle of fifths', 'pentatonic scales', 'chord progressions', 'ear training'], ['theory', 'scales', 'chords', 'learning']),
       ] },
       { name: 'Community', boards: [
         board('Classifieds', 'market', 'Buy, sell and trade gear.', ['used Telecaster', 'fuzz pedal', 'gig bag', 'tube amp head', 'capo'], ['for-sale', 'wanted', 'trade', 'local-pickup']),
-        board('The Green Room', 'chat', 'Off-stage chat.', ['practice routine', 'favorite album', 'first guitar', 'concert', 'guitar teacher'], ['chat', 'music', 'gigs', 'meta']),
+        board('The Green Room', 'chat', 'Off-stage chat.', ['practice routine', 'album', 'first guitar', 'concert', 'guitar strap'], ['chat', 'music', 'gigs', 'meta']),
       ] },
     ],
   },
@@ -115,13 +118,13 @@ export const THEMES: readonly ForumTheme[] = [
         board('Lighting', 'question', 'Flash, strobes and continuous light.', ['speedlight', 'softbox', 'reflector', 'LED panel', 'light stand'], ['flash', 'studio', 'portrait', 'diy']),
       ] },
       { name: 'Craft', boards: [
-        board('Critique Corner', 'showcase', 'Honest feedback on your photos.', ['street portrait', 'landscape shot', 'night skyline', 'macro photo', 'wildlife photo'], ['critique', 'landscape', 'street', 'wildlife']),
-        board('Editing', 'question', 'Workflows, presets and color.', ['RAW workflow', 'color grade', 'preset pack', 'monitor calibration', 'noise reduction'], ['editing', 'color', 'software', 'workflow']),
-        board('Techniques', 'question', 'How was that shot made?', ['long exposure', 'focus stacking', 'golden hour', 'astrophotography', 'panning shot'], ['technique', 'night', 'exposure', 'composition']),
+        board('Critique Corner', 'story', 'Honest feedback on your photos.', ['street portrait', 'landscape shot', 'night skyline', 'macro photo', 'wildlife photo'], ['critique', 'landscape', 'street', 'wildlife']),
+        board('Editing', 'topic', 'Workflows, presets and color.', ['RAW workflows', 'color grading', 'presets', 'monitor calibration', 'noise reduction'], ['editing', 'color', 'software', 'workflow']),
+        board('Techniques', 'topic', 'How was that shot made?', ['long exposures', 'focus stacking', 'golden hour light', 'astrophotography', 'panning shots'], ['technique', 'night', 'exposure', 'composition']),
       ] },
       { name: 'Community', boards: [
         board('Buy and Sell', 'market', 'Used gear marketplace.', ['used lens', 'camera body', 'carbon tripod', 'flash trigger', 'camera bag'], ['for-sale', 'wanted', 'trade', 'local-pickup']),
-        board('Lounge', 'chat', 'Everything else.', ['photo walk', 'favorite photographer', 'photo book', 'editing desk', 'photo contest'], ['chat', 'events', 'books', 'meta']),
+        board('Lounge', 'chat', 'Everything else.', ['photo walk', 'photographer', 'photo book', 'editing desk', 'photo contest'], ['chat', 'events', 'books', 'meta']),
       ] },
     ],
   },
@@ -129,14 +132,14 @@ export const THEMES: readonly ForumTheme[] = [
     title: 'Byte Club',
     categories: [
       { name: 'Languages', boards: [
-        board('Python', 'question', 'Scripts, data and packaging.', ['virtual environment', 'pandas dataframe', 'async loop', 'type hint', 'pip package'], ['python', 'packaging', 'data', 'async']),
-        board('JavaScript', 'question', 'Browsers, Node and TypeScript.', ['React hook', 'Node server', 'bundler config', 'fetch request', 'TypeScript type'], ['javascript', 'react', 'node', 'typescript']),
-        board('Rust', 'question', 'Fearless concurrency, fearful compile times.', ['borrow checker', 'async runtime', 'cargo workspace', 'lifetime error', 'trait object'], ['rust', 'async', 'cargo', 'lifetimes']),
+        board('Python', 'topic', 'Scripts, data and packaging.', ['virtual environments', 'pandas dataframes', 'asyncio', 'type hints', 'packaging'], ['python', 'packaging', 'data', 'async']),
+        board('JavaScript', 'topic', 'Browsers, Node and TypeScript.', ['React hooks', 'Node streams', 'bundler configs', 'CORS errors', 'TypeScript generics'], ['javascript', 'react', 'node', 'typescript']),
+        board('Rust', 'topic', 'Fearless concurrency, fearful compile times.', ['the borrow checker', 'async runtimes', 'cargo workspaces', 'lifetime errors', 'trait objects'], ['rust', 'async', 'cargo', 'lifetimes']),
       ] },
       { name: 'Practice', boards: [
         board('Code Review', 'showcase', 'Post code, get feedback.', ['CLI tool', 'web scraper', 'budget app', 'chess engine', 'chat bot'], ['review', 'refactoring', 'testing', 'style']),
-        board('Careers', 'question', 'Jobs, interviews and growth.', ['first developer job', 'tech interview', 'developer resume', 'remote job', 'coding bootcamp'], ['career', 'interviews', 'remote', 'learning']),
-        board('DevOps', 'question', 'Build, ship and run.', ['Docker image', 'CI pipeline', 'Kubernetes cluster', 'nginx config', 'backup script'], ['docker', 'ci', 'linux', 'cloud']),
+        board('Careers', 'topic', 'Jobs, interviews and growth.', ['landing a first developer job', 'tech interviews', 'developer resumes', 'remote work', 'coding bootcamps'], ['career', 'interviews', 'remote', 'learning']),
+        board('DevOps', 'topic', 'Build, ship and run.', ['Docker images', 'CI pipelines', 'Kubernetes', 'nginx configs', 'backup scripts'], ['docker', 'ci', 'linux', 'cloud']),
       ] },
       { name: 'Community', boards: [
         board('Side Projects', 'showcase', 'What are you building on weekends?', ['habit tracker', 'static site', 'home server', 'game jam entry', 'browser extension'], ['side-project', 'web', 'self-hosting', 'games']),
@@ -149,17 +152,17 @@ export const THEMES: readonly ForumTheme[] = [
     categories: [
       { name: 'Brewing', boards: [
         board('Beginners', 'question', 'Your first batches.', ['starter kit', 'plastic fermenter', 'hydrometer', 'airlock', 'bottling wand'], ['beginner', 'extract', 'sanitation', 'bottling']),
-        board('All-Grain', 'question', 'Mash, sparge, repeat.', ['mash tun', 'grain mill', 'sparge setup', 'water profile', 'wort chiller'], ['all-grain', 'mash', 'water', 'efficiency']),
-        board('Fermentation', 'question', 'Yeast does the work.', ['yeast starter', 'fermentation chamber', 'lager yeast', 'stuck fermentation', 'dry hop schedule'], ['yeast', 'temperature', 'lager', 'hops']),
+        board('All-Grain', 'question', 'Mash, sparge, repeat.', ['mash tun', 'grain mill', 'sparge arm', 'pH meter', 'wort chiller'], ['all-grain', 'mash', 'water', 'efficiency']),
+        board('Fermentation', 'topic', 'Yeast does the work.', ['yeast starters', 'fermentation temperature', 'lager yeast', 'stuck fermentations', 'dry hopping'], ['yeast', 'temperature', 'lager', 'hops']),
       ] },
       { name: 'Recipes', boards: [
-        board('Recipe Feedback', 'showcase', 'Share recipes and tasting notes.', ['pale ale recipe', 'oatmeal stout', 'hazy IPA', 'farmhouse saison', 'cider batch'], ['recipe', 'ale', 'stout', 'ipa']),
-        board('Cider and Mead', 'question', 'Apples, honey and fruit.', ['mead batch', 'apple cider', 'fruit wine', 'wildflower honey', 'back-sweetening'], ['cider', 'mead', 'fruit', 'wine']),
+        board('Recipe Feedback', 'story', 'Share recipes and tasting notes.', ['pale ale recipe', 'oatmeal stout', 'hazy IPA', 'farmhouse saison', 'cider batch'], ['recipe', 'ale', 'stout', 'ipa']),
+        board('Cider and Mead', 'topic', 'Apples, honey and fruit.', ['mead', 'apple cider', 'fruit wine', 'back-sweetening', 'wild yeast'], ['cider', 'mead', 'fruit', 'wine']),
         board('Kegging', 'question', 'Kegs, gas and taps.', ['keg setup', 'CO2 regulator', 'kegerator', 'beer line', 'tap handle'], ['kegging', 'carbonation', 'co2', 'draft']),
       ] },
       { name: 'Community', boards: [
         board('Equipment Swap', 'market', 'Sell what you outgrew.', ['brew kettle', 'corny keg', 'conical fermenter', 'roller mill', 'chest freezer'], ['for-sale', 'wanted', 'trade', 'local-pickup']),
-        board('Tasting Room', 'chat', 'Pour one and chat.', ['favorite brewery', 'brew day', 'beer glass', 'homebrew club', 'label design'], ['chat', 'events', 'tasting', 'meta']),
+        board('Tasting Room', 'chat', 'Pour one and chat.', ['brewery', 'brew day', 'beer glass', 'homebrew club', 'label design'], ['chat', 'events', 'tasting', 'meta']),
       ] },
     ],
   },
@@ -167,18 +170,18 @@ export const THEMES: readonly ForumTheme[] = [
     title: 'Paws & Claws',
     categories: [
       { name: 'Dogs', boards: [
-        board('Dog Training', 'question', 'Sit, stay and everything after.', ['puppy crate', 'recall training', 'leash pulling', 'clicker', 'separation anxiety'], ['training', 'puppies', 'behavior', 'leash']),
-        board('Dog Health', 'question', 'Food, vets and wellbeing.', ['dog food brand', 'vet visit', 'flea treatment', 'joint supplement', 'dental chew'], ['health', 'food', 'vet', 'seniors']),
+        board('Dog Training', 'topic', 'Sit, stay and everything after.', ['recall training', 'leash pulling', 'crate training', 'clicker training', 'separation anxiety'], ['training', 'puppies', 'behavior', 'leash']),
+        board('Dog Health', 'topic', 'Food, vets and wellbeing.', ['choosing dog food', 'vet visits', 'flea treatment', 'joint supplements', 'dental care'], ['health', 'food', 'vet', 'seniors']),
       ] },
       { name: 'Cats', boards: [
-        board('Cat Care', 'question', 'Litter, food and grooming.', ['litter box', 'scratching post', 'cat tree', 'hairball remedy', 'indoor cat'], ['care', 'litter', 'grooming', 'food']),
-        board('Cat Behavior', 'question', 'Why does my cat do that?', ['night zoomies', 'new kitten', 'cat carrier', 'feeding schedule', 'cat flap'], ['behavior', 'kittens', 'introductions', 'play']),
+        board('Cat Care', 'question', 'Litter, food and grooming.', ['litter box', 'scratching post', 'cat tree', 'automatic feeder', 'cat fountain'], ['care', 'litter', 'grooming', 'food']),
+        board('Cat Behavior', 'topic', 'Why does my cat do that?', ['night zoomies', 'introducing a new kitten', 'carrier training', 'feeding schedules', 'cat flaps'], ['behavior', 'kittens', 'introductions', 'play']),
       ] },
       { name: 'Community', boards: [
-        board('Adoption Stories', 'showcase', 'Rescues, fosters and happy endings.', ['rescue dog', 'senior cat', 'foster kitten', 'shelter puppy', 'bonded pair'], ['adoption', 'rescue', 'foster', 'seniors']),
-        board('Pet Photos', 'showcase', 'Cute pictures only.', ['sleeping cat', 'beach day', 'birthday party', 'pet costume', 'new collar'], ['photos', 'dogs', 'cats', 'funny']),
+        board('Adoption Stories', 'story', 'Rescues, fosters and happy endings.', ['rescue dog', 'senior cat', 'foster kitten', 'shelter puppy', 'bonded pair'], ['adoption', 'rescue', 'foster', 'seniors']),
+        board('Pet Photos', 'story', 'Cute pictures only.', ['sleeping cat', 'beach day', 'birthday party', 'pet costume', 'new collar'], ['photos', 'dogs', 'cats', 'funny']),
         board('Supplies Swap', 'market', 'Pass on what your pets outgrew.', ['dog crate', 'cat condo', 'pet stroller', 'aquarium', 'dog ramp'], ['for-sale', 'wanted', 'free', 'local-pickup']),
-        board('Water Bowl', 'chat', 'General chat.', ['pet name', 'pet camera', 'favorite toy', 'pet insurance', 'dog park'], ['chat', 'names', 'insurance', 'meta']),
+        board('Water Bowl', 'chat', 'General chat.', ['pet name', 'pet camera', 'dog toy', 'pet insurance plan', 'dog park'], ['chat', 'names', 'insurance', 'meta']),
       ] },
     ],
   },

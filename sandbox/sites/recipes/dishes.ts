@@ -35,9 +35,9 @@ export const PROTEINS: readonly Slot[] = [
 ];
 /** Vegetarian proteins. */
 export const VEG_PROTEINS: readonly Slot[] = [
-  { word: 'Tofu', item: s('firm tofu', 400, 'g') }, { word: 'Chickpea', item: s('canned chickpeas', 2, 'can') },
-  { word: 'Lentil', item: s('red lentils', 250, 'g') }, { word: 'Halloumi', item: s('halloumi', 250, 'g', 'd') },
-  { word: 'Paneer', item: s('paneer', 300, 'g', 'd') }, { word: 'Black Bean', item: s('canned black beans', 2, 'can') },
+  { word: 'Tofu', item: s('firm tofu', 400, 'g') }, { word: 'Chickpea', plural: 'Chickpeas', item: s('canned chickpeas', 2, 'can') },
+  { word: 'Lentil', plural: 'Lentils', item: s('red lentils', 250, 'g') }, { word: 'Halloumi', item: s('halloumi', 250, 'g', 'd') },
+  { word: 'Paneer', item: s('paneer', 300, 'g', 'd') }, { word: 'Black Bean', plural: 'Black Beans', item: s('canned black beans', 2, 'can') },
 ];
 /** Vegetables. */
 export const VEGETABLES: readonly Slot[] = [
@@ -81,7 +81,7 @@ export interface DishType {
   readonly course: Course;
   readonly cuisines: readonly string[];
   readonly slots: readonly SlotKind[];
-  /** `[cuisines or null, pattern]`: `{P}` protein, `{V}` vegetable, `{F}` fruit, `{C}` cheese, `{H}` herb (title words), `{Vs}` the vegetable's plural. */
+  /** `[cuisines or null, pattern]`: `{P}` protein, `{V}` vegetable, `{F}` fruit, `{C}` cheese, `{H}` herb (title words), `{Vs}` and `{Ps}` the vegetable's and the protein's plural. */
   readonly titles: ReadonlyArray<readonly [readonly string[] | null, string]>;
   readonly base: readonly Item[];
   /** Steps: `{p}`, `{v}`, `{f}`, `{c}`, `{h}` are ingredient names, `{cook}` minutes of cooking. */
@@ -102,20 +102,20 @@ export const STAPLES = ['salt', 'black pepper', 'olive oil', 'vegetable oil', 'c
 /** Every dish type. */
 export const DISHES: readonly DishType[] = [
   { key: 'curry', course: 'Main', cuisines: ['Indian', 'Thai'], slots: ['protein', 'veg'],
-    titles: [[null, '{P} and {V} Curry'], [['Indian'], '{P} Tikka Masala'], [['Indian'], '{P} and {V} Korma'], [['Thai'], 'Thai Green {P} Curry'], [['Thai'], 'Red {P} Curry with {V}']],
+    titles: [[null, '{P} and {V} Curry'], [['Indian'], '{P} Tikka Masala'], [['Indian'], '{P} and {V} Korma'], [['Thai'], 'Thai Green {P} Curry'], [['Thai'], 'Red {P} Curry with {Vs}']],
     base: [s('onion', 1, ''), s('garlic', 3, 'clove'), s('fresh ginger', 1, 'tbsp'), s('curry paste', 3, 'tbsp'), s('coconut milk', 400, 'ml'), s('basmati rice', 300, 'g'), s('vegetable oil', 2, 'tbsp', 's'), SALT],
     steps: ['Heat the oil in a large pan and soften the onion for 5 minutes.', 'Stir in the garlic, ginger and curry paste and cook for 1 minute until fragrant.',
       'Add the {p} and cook until lightly browned.', 'Pour in the coconut milk, add the {v} and simmer for {cook} minutes.',
       'Meanwhile cook the rice according to the packet instructions.', 'Season with salt and serve the curry over the rice.'],
     prep: [10, 20], cook: [20, 40], calories: [480, 720], servings: [4, 4, 6] },
   { key: 'stirfry', course: 'Main', cuisines: ['Chinese', 'Thai', 'Korean', 'Japanese'], slots: ['protein', 'veg'],
-    titles: [[null, '{P} and {V} Stir-Fry'], [['Chinese'], 'Sesame {P} with {V}'], [['Chinese', 'Thai'], 'Garlic {P} Noodles with {V}'], [['Korean'], 'Gochujang {P} Bowl'], [['Japanese'], 'Teriyaki {P} with {V}']],
+    titles: [[null, '{P} and {V} Stir-Fry'], [['Chinese'], 'Sesame {Ps} with {Vs}'], [['Chinese', 'Thai'], 'Garlic {P} Noodles with {Vs}'], [['Korean'], 'Gochujang {P} Bowl'], [['Japanese'], 'Teriyaki {Ps} with {Vs}']],
     base: [s('soy sauce', 3, 'tbsp', 'g'), s('garlic', 2, 'clove'), s('fresh ginger', 1, 'tbsp'), s('sesame oil', 1, 'tbsp'), s('spring onions', 3, ''), s('jasmine rice', 300, 'g'), s('vegetable oil', 2, 'tbsp', 's')],
     steps: ['Cook the rice and keep it warm.', 'Heat the vegetable oil in a wok over high heat and stir-fry the {p} for 4 minutes.',
       'Add the {v}, garlic and ginger and stir-fry for {cook} minutes more.', 'Splash in the soy sauce and sesame oil and toss well.', 'Scatter over the spring onions and serve with the rice.'],
     prep: [10, 20], cook: [8, 15], calories: [420, 650], servings: [2, 4, 4] },
   { key: 'pasta', course: 'Main', cuisines: ['Italian'], slots: ['veg', 'cheese'],
-    titles: [[null, '{V} and {C} Pasta'], [null, 'Creamy {V} Penne'], [null, 'Spaghetti with {V} and {C}'], [null, 'Baked {V} Rigatoni']],
+    titles: [[null, '{V} and {C} Pasta'], [null, 'Creamy {V} Penne'], [null, 'Spaghetti with {Vs} and {C}'], [null, 'Baked {V} Rigatoni']],
     base: [s('dried pasta', 400, 'g', 'g'), s('garlic', 2, 'clove'), s('chili flakes', 0.5, 'tsp'), OIL, SALT, PEPPER],
     steps: ['Cook the pasta in well-salted boiling water until al dente.', 'Meanwhile warm the oil in a pan and gently fry the garlic and chili flakes.',
       'Add the {v} and cook for {cook} minutes until tender.', 'Toss the drained pasta with the {v}, a splash of pasta water and the {c}.', 'Season with pepper and serve straight away.'],
@@ -133,7 +133,7 @@ export const DISHES: readonly DishType[] = [
       'Fry the {v} and red onion in the remaining oil until just soft.', 'Warm the tortillas in a dry pan.', 'Fill the tortillas, top with sour cream and squeeze over the limes.'],
     prep: [15, 25], cook: [10, 20], calories: [450, 690], servings: [4, 4, 6] },
   { key: 'traybake', course: 'Main', cuisines: ['American', 'British', 'French', 'Greek', 'Spanish'], slots: ['protein', 'veg', 'herb'],
-    titles: [[null, 'Lemon {H} {P} Traybake'], [null, 'Roast {P} with {V}'], [null, 'One-Pan {P} and {V}'], [['Greek'], 'Greek {P} with {V}'], [['Spanish'], 'Smoky {P} and {V} Bake']],
+    titles: [[null, 'Lemon {H} {P} Traybake'], [null, 'Roast {Ps} with {Vs}'], [null, 'One-Pan {P} and {V}'], [['Greek'], 'Greek {Ps} with {Vs}'], [['Spanish'], 'Smoky {P} and {V} Bake']],
     base: [s('baby potatoes', 600, 'g'), s('lemon', 1, ''), s('garlic', 4, 'clove'), OIL, SALT, PEPPER],
     steps: ['Heat the oven to 200°C (400°F).', 'Toss the potatoes and {v} with the oil, garlic, salt and pepper in a large roasting tin.',
       'Nestle in the {p}, squeeze over the lemon and scatter with the {h}.', 'Roast for {cook} minutes until golden and cooked through.', 'Rest for 5 minutes before serving.'],
@@ -174,7 +174,7 @@ export const DISHES: readonly DishType[] = [
     steps: ['Stir together the oats, milk, yogurt and chia seeds.', 'Leave to soak (overnight, or cook for {cook} minutes for porridge).', 'Top with the {f} and drizzle with honey.'],
     prep: [5, 10], cook: [5, 10], calories: [280, 420], servings: [2, 4] },
   { key: 'eggs', course: 'Breakfast', cuisines: ['Spanish', 'Middle Eastern', 'Italian', 'French'], slots: ['veg', 'cheese'],
-    titles: [[null, '{V} and {C} Frittata'], [['Middle Eastern'], 'Shakshuka with {V}'], [['French'], '{V} and {C} Omelette'], [['Spanish'], 'Spanish {V} Tortilla']],
+    titles: [[null, '{V} and {C} Frittata'], [['Middle Eastern'], 'Shakshuka with {Vs}'], [['French'], '{V} and {C} Omelette'], [['Spanish'], 'Spanish {V} Tortilla']],
     base: [s('eggs', 6, '', 'e'), s('onion', 1, ''), OIL, SALT, PEPPER],
     steps: ['Soften the onion and {v} in the oil for 8 minutes.', 'Beat the eggs with salt and pepper and pour them over the vegetables.',
       'Scatter over the {c} and cook gently for {cook} minutes until just set.', 'Slide onto a board and cut into wedges.'],

@@ -74,7 +74,7 @@ function makeDish(faker: Faker, dish: DishType, cuisine: string, theme: RecipeTh
   const slots = Object.fromEntries(dish.slots.map((k) => [k, pickSlot(faker, k, theme)])) as Partial<Record<SlotKind, Slot>>;
   const pattern = faker.helpers.arrayElement(dish.titles.filter(([c]) => !c || c.includes(cuisine)))[1];
   const word = (k: SlotKind): string => slots[k]?.word ?? '';
-  const title = pattern.replace('{P}', word('protein')).replace('{Vs}', slots.veg?.plural ?? word('veg')).replace('{V}', word('veg'))
+  const title = pattern.replace('{Ps}', slots.protein?.plural ?? word('protein')).replace('{P}', word('protein')).replace('{Vs}', slots.veg?.plural ?? word('veg')).replace('{V}', word('veg'))
     .replace('{F}', word('fruit')).replace('{C}', word('cheese')).replace('{H}', word('herb'));
   const name = (k: SlotKind): string => slots[k]?.item[0] ?? '';
   const steps = dish.steps.map((st) => st.replaceAll('{p}', name('protein')).replaceAll('{v}', name('veg')).replaceAll('{f}', name('fruit'))
@@ -121,13 +121,14 @@ export function seedRecipes({ db, faker, variant, today }: SeedInput): SeedResul
     const cook = dish.cook[1] ? Math.max(5, round5(faker.number.int({ min: dish.cook[0], max: dish.cook[1] }))) : 0;
     const total = prep + cook;
     const bump = total >= 45 && faker.number.int({ min: 0, max: 4 }) === 0 ? 1 : 0;
-    const level = Math.min(2, (total <= 30 ? 0 : total >= 70 ? 2 : 1) + (['risotto', 'bake', 'chilled'].includes(dish.key) ? 1 : 0) + bump);
+    const level = Math.min(2, (total <= 30 ? 0 : total >= 70 ? 2 : 1) + (['risotto', 'bake'].includes(dish.key) ? 1 : 0) + bump);
     const servings = faker.helpers.arrayElement(dish.servings);
     const flags = dishMade.items.map((it) => it[3]).join('');
     const vegetarian = !/[mf]/.test(flags);
     const meaty = /[mf]/.test(flags);
+    const hearty = dish.slots.includes('protein');
     const calories = Math.round(faker.number.int({ min: dish.calories[0], max: dish.calories[1] }) / 5) * 5;
-    const protein = faker.number.int(meaty ? { min: 25, max: 45 } : { min: 6, max: 20 });
+    const protein = faker.number.int(meaty ? { min: 25, max: 45 } : hearty ? { min: 14, max: 26 } : { min: 4, max: 14 });
     const fat = faker.number.int({ min: Math.round(calories / 40), max: Math.round(calories / 22) });
     const carbs = Math.max(5, Math.round((calories - protein * 4 - fat * 9) / 4));
     const mine = i === 5 || i === 17 ? 1 : 0;
