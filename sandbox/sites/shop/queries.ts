@@ -36,10 +36,9 @@ export const SORTS = [
   { value: 'name', text: 'Name: A to Z', sql: 'p.name COLLATE NOCASE, p.id' },
 ] as const;
 
-const PRODUCT_SELECT = `SELECT p.*, c.name AS category, c.slug AS category_slug,
-  (SELECT ROUND(AVG(r.rating), 1) FROM reviews r WHERE r.product_id = p.id) AS rating,
-  (SELECT COUNT(*) FROM reviews r WHERE r.product_id = p.id) AS reviews
-  FROM products p JOIN categories c ON c.id = p.category_id`;
+const PRODUCT_SELECT = `SELECT p.*, c.name AS category, c.slug AS category_slug, r.rating AS rating, COALESCE(r.reviews, 0) AS reviews
+  FROM products p JOIN categories c ON c.id = p.category_id
+  LEFT JOIN (SELECT product_id, ROUND(AVG(rating), 1) AS rating, COUNT(*) AS reviews FROM reviews GROUP BY product_id) r ON r.product_id = p.id`;
 
 /** The catalog's filters. */
 export interface ProductFilter {

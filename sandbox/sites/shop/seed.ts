@@ -9,6 +9,7 @@ CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, catego
   brand TEXT NOT NULL, price REAL NOT NULL, stock INTEGER NOT NULL, description TEXT NOT NULL, added TEXT NOT NULL);
 CREATE TABLE reviews (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL REFERENCES products(id), title TEXT NOT NULL,
   author TEXT NOT NULL, rating INTEGER NOT NULL CHECK (rating BETWEEN 1 AND 5), body TEXT NOT NULL, created TEXT NOT NULL);
+CREATE INDEX reviews_by_product ON reviews (product_id);
 CREATE TABLE cart_items (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL UNIQUE REFERENCES products(id), name TEXT NOT NULL,
   price REAL NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0));
 CREATE TABLE wishlist (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL UNIQUE REFERENCES products(id), name TEXT NOT NULL, added TEXT NOT NULL);
