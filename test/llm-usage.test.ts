@@ -57,6 +57,12 @@ describe('UsageMeter and withUsage', () => {
     expect(priceOf('models/gemini-2.5-flash', 'gemini')).toEqual(DEFAULT_PRICES['gemini-2.5-flash']);
   });
 
+  it("prices the sandbox's stand-in models (provider sandbox-stand-in) at zero", () => {
+    const meter = new UsageMeter();
+    meter.record({ step: 'judge', provider: 'sandbox-stand-in', model: 'stand-in-judge', usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(meter.summary()).toMatchObject({ unpriced: [], total: { cost: 0, priced: true } });
+  });
+
   it('formats a summary the CLI can print', () => {
     const meter = new UsageMeter({ prices: { m: { input: 1, output: 2 } } });
     meter.record({ step: 'propose', provider: 'gemini', model: 'm', usage: { inputTokens: 1_000_000, outputTokens: 500_000 } });

@@ -33,7 +33,7 @@ export const DEFAULT_PRICES: PriceTable = Object.freeze({
 });
 
 /** Providers whose models run on the user's own hardware or are stand-ins: free unless the table says otherwise. */
-export const FREE_PROVIDERS: ReadonlySet<string> = new Set(['openai-compatible', 'fake', 'sandbox']);
+export const FREE_PROVIDERS: ReadonlySet<string> = new Set(['openai-compatible', 'fake', 'sandbox', 'sandbox-stand-in']);
 
 /**
  * The price of `model` served by `provider`: the table's entry (a `models/` prefix ignored), else zero for
