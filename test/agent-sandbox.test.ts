@@ -2,14 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, browserHost, scriptedPolicy, type BrowserHost, type Policy } from '../src/agent/index';
-import { resolveTarget, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
-import { stepTarget } from '../sandbox/oracle';
-import type { Action } from '../src/schemas';
+import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/agent/index';
+import { oraclePolicy, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 
-// End to end on the sandbox: the human tasks' oracle solutions, played through the real browser harness by their
-// element names, complete the tasks and pass the verifiers (checked from the server's own evidence); an agent
-// that does nothing fails every action task.
+// End to end on the sandbox: the oracle (the sandbox's stand-in agent, which plays each human task's solution by
+// element names through the real browser harness) completes the tasks and passes the verifiers, checked from the
+// server's own evidence; an agent that does nothing fails every action task.
 
 let sandbox: SandboxServer;
 let host: BrowserHost;
@@ -32,19 +30,6 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-// The oracle solution step by step, each named element resolved to this observation's index.
-const byOracle: Policy = scriptedPolicy((input) => {
-  const step = (input.task as SandboxTask).oracle[input.step];
-  if (!step) return { done: {} };
-  const target = stepTarget(step);
-  if (!target) return step as Action;
-  const hit = resolveTarget(input.observation.elements, target);
-  if (typeof hit === 'string') return `oracle: ${hit}`;
-  const kind = Object.keys(step)[0] as 'click' | 'type' | 'select' | 'check';
-  const { role: _role, name: _name, nth: _nth, ...rest } = (step as Record<string, Record<string, unknown>>)[kind]!;
-  return { [kind]: { index: hit.index, ...rest } } as Action;
-}, { name: 'oracle-by-name' });
-
 describe('attempt on the sandbox', () => {
   it('the oracle completes every human task and its verifier passes', async () => {
     expect(tasks.length).toBeGreaterThanOrEqual(4);
@@ -52,7 +37,7 @@ describe('attempt on the sandbox', () => {
     const failures: string[] = [];
     const summary = await attempt(tasks, {
       onEvent: (e) => void (e.type === 'episode-failed' && failures.push(`${e.taskId}: ${e.error}`)),
-      policy: byOracle,
+      policy: oraclePolicy({ tasks }),
       source: { baseUrl: sandbox.url },
       evidence: sandboxEvidence({ url: sandbox.url }),
       out,
