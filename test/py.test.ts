@@ -33,6 +33,7 @@ const DOCS = [
   '{"nested": {"list": [], "obj": {}, "deep": [{"k": [0, false, ""]}]}, "emoji": "😀 ünï"}',
   '{"a": 1, "a": 2, "b": 3}',
   '  [1, 2]  ',
+  '{"s": "\\u0000f1.0", "t": "\\u0000k1", "n": 1.0, "3": {"2": -Infinity, "1": 1e400}}',
 ];
 
 describe('parsePyJson + pyDumps match json.loads + json.dumps', () => {

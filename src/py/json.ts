@@ -69,25 +69,61 @@ export class PyJsonError extends SyntaxError {
 // Tokens JSON.parse would read differently from Python: integer-like keys (order), integral or non-finite
 // floats, ints beyond 2^53, NaN/Infinity. Strings are matched whole so digits inside them are skipped.
 const SPECIAL =
-  /"(?:0|[1-9][0-9]{0,9})"[ \t\n\r]*:|"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|Infinity/g;
+  /"(?:0|[1-9][0-9]{0,9})"[ \t\n\r]*:|"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|-?Infinity/g;
 
-function needsExactParse(text: string): boolean {
+// A marker string stands in for each such token so JSON.parse can still do the parsing; `\u0000` cannot occur
+// in the marked text otherwise (the caller checks), so markers are unambiguous.
+const MARK = '\\u0000';
+
+// The text with special tokens replaced by markers: `"\u0000f10.0"`, `"\u0000i<digits>"`, `"\u0000k10":`;
+// null when nothing needs marking.
+function markSpecial(text: string): string | null {
+  let out: string[] | null = null;
+  let last = 0;
   SPECIAL.lastIndex = 0;
   for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
     const tok = m[0];
     const c = tok.charCodeAt(0);
+    let mark: string | undefined;
     if (c === 0x22 /* " */) {
-      if (tok.endsWith(':')) return true;
-    } else if (c === 0x4e /* N */ || c === 0x49 /* I */) {
-      return true;
+      if (tok.endsWith(':')) mark = `"${MARK}k${tok.slice(1, tok.indexOf('"', 1))}":`;
+    } else if (c === 0x4e /* N */ || c === 0x49 /* I */ || tok === '-Infinity') {
+      mark = `"${MARK}f${tok}"`;
     } else if (/[.eE]/.test(tok)) {
       const v = Number(tok);
-      if (!Number.isFinite(v) || Number.isInteger(v)) return true;
+      if (!Number.isFinite(v) || Number.isInteger(v)) mark = `"${MARK}f${tok}"`;
     } else if (tok.length > 15 && !Number.isSafeInteger(Number(tok))) {
-      return true;
+      mark = `"${MARK}i${tok}"`;
     }
+    if (mark === undefined) continue;
+    out ??= [];
+    out.push(text.slice(last, m.index), mark);
+    last = m.index + tok.length;
   }
-  return false;
+  if (!out) return null;
+  out.push(text.slice(last));
+  return out.join('');
+}
+
+// Turns the markers JSON.parse left back into PyFloat, bigint and ordered objects.
+function unmark(v: unknown): unknown {
+  if (typeof v === 'string') {
+    if (v.charCodeAt(0) !== 0) return v;
+    const tok = v.slice(2);
+    return v[1] === 'f' ? new PyFloat(Number(tok)) : BigInt(tok);
+  }
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = unmark(v[i]);
+    return v;
+  }
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (!keys.some((k) => k.charCodeAt(0) === 0)) {
+    for (const k of keys) obj[k] = unmark(obj[k]);
+    return obj;
+  }
+  return pyDict(keys.map((k) => [k.charCodeAt(0) === 0 ? k.slice(2) : k, unmark(obj[k])] as const));
 }
 
 /**
@@ -97,9 +133,11 @@ function needsExactParse(text: string): boolean {
  */
 export function parsePyJson(text: string): unknown {
   if (text.charCodeAt(0) === 0xfeff) throw errorAt(text, 0, 'Unexpected UTF-8 BOM (decode using utf-8-sig)');
-  if (!needsExactParse(text)) {
+  if (!text.includes(MARK)) {
+    const marked = markSpecial(text);
     try {
-      return JSON.parse(text);
+      const value = JSON.parse(marked ?? text) as unknown;
+      return marked === null ? value : unmark(value);
     } catch {
       // fall through: the exact parser reports the error as Python would
     }
