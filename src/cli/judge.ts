@@ -3,14 +3,16 @@
  * seed's lines on stdout; a progress bar (on a terminal), warnings and token use go to stderr.
  * @module
  */
-import { SingleBar } from 'cli-progress';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
 import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent } from '../judge/run';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import type { JudgeSummary } from '../schemas';
+import { integer } from './flags';
 import { resolveModel } from './models';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
 
 /** The flags `judge` and `validate` share. */
 export interface JudgeFlags {
@@ -19,17 +21,6 @@ export interface JudgeFlags {
   endpoint?: string;
   apiKeyEnv?: string;
   tasks?: string;
-}
-
-/** A commander parser for an integer flag of at least `min`. */
-export function integer(min: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new InvalidArgumentError(`expected an integer >= ${min}, got "${value}"`);
-    }
-    return n;
-  };
 }
 
 /** Adds the flags `judge` and `validate` share. */
@@ -51,26 +42,19 @@ export function judgeModel(flags: JudgeFlags, meter: UsageMeter): LanguageModel 
 }
 
 /** The seed's stdout lines and errors, warnings on stderr, and on a terminal a progress bar of episodes. */
-export function judgePrinter(): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
+export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   let success = 0;
   let failed = 0;
-  const say = (stream: NodeJS.WriteStream, line: string) => {
-    if (bar) process.stderr.write('\r\x1b[2K'); // the bar redraws itself on its next tick
-    stream.write(`${line}\n`);
-  };
+  const say = (stream: NodeJS.WriteStream, line: string) => printAbove(bar, stream, line);
   const onEvent = (event: JudgeEvent) => {
     switch (event.type) {
       case 'start':
         say(process.stdout, formatJudgeStart(event));
-        if (process.stderr.isTTY && event.episodes > 0) {
-          bar = new SingleBar({
-            format: 'judge [{bar}] {value}/{total} episodes | {success} success | {failed} errors | {duration_formatted}',
-            stream: process.stderr,
-            hideCursor: true,
-          });
-          bar.start(event.episodes, 0, { success, failed });
-        }
+        bar = event.episodes > 0
+          ? progressBar(`${options.label ?? 'judge'} [{bar}] {value}/{total} episodes | {success} success | {failed} errors | {duration_formatted}`, options.progress)
+          : undefined;
+        bar?.start(event.episodes, 0, { success, failed });
         break;
       case 'episode':
         success += event.record?.predicted_label ?? 0;

@@ -3,13 +3,15 @@
  * Prints the seed's lines on stdout; a progress bar (on a terminal) and the summary go to stderr.
  * @module
  */
-import { SingleBar } from 'cli-progress';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { SingleBar } from 'cli-progress';
+import type { Command } from 'commander';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import { proposeSites, type ProposeEvent } from '../propose';
 import { miniwebSource } from '../source/miniweb';
+import { integer } from './flags';
 import { resolveModel } from './models';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
 
 /** The seed's default output file. */
 export const DEFAULT_TASKS_FILE = 'data/webmix/taskgen/tasks.jsonl';
@@ -27,16 +29,6 @@ interface ProposeFlags {
   sitemaps: string;
   split?: string;
   baseUrl: string;
-}
-
-function integer(min: number): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new InvalidArgumentError(`expected an integer >= ${min}, got "${value}"`);
-    }
-    return n;
-  };
 }
 
 /** Registers `taskgen propose`. */
@@ -65,7 +57,7 @@ export function register(program: Command): void {
       const model = resolveModel({ model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv });
       process.stderr.write(`proposer: ${model.description}\n`);
       const started = Date.now();
-      const printer = progressPrinter(flags.perSite);
+      const printer = proposePrinter(flags.perSite);
       const summary = await proposeSites({
         sites,
         source,
@@ -87,15 +79,12 @@ export function register(program: Command): void {
 }
 
 /** The seed's stdout lines, warnings on stderr, and on a terminal a progress bar of tasks proposed. */
-function progressPrinter(perSite: number): { onEvent: (event: ProposeEvent) => void; stop: () => void } {
+export function proposePrinter(perSite: number, options: PrinterOptions = {}): { onEvent: (event: ProposeEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   const progress = new Map<string, number>();
   let sitesDone = 0;
   const total = () => [...progress.values()].reduce((a, b) => a + b, 0);
-  const say = (stream: NodeJS.WriteStream, line: string) => {
-    if (bar) process.stderr.write('\r\x1b[2K'); // the bar redraws itself on its next tick
-    stream.write(`${line}\n`);
-  };
+  const say = (stream: NodeJS.WriteStream, line: string) => printAbove(bar, stream, line);
   const onEvent = (event: ProposeEvent) => {
     switch (event.type) {
       case 'torn-line': {
@@ -106,14 +95,10 @@ function progressPrinter(perSite: number): { onEvent: (event: ProposeEvent) => v
       case 'start':
         say(process.stdout, `proposing for ${event.sites.length} sites (${event.done.length} already done), ${event.perSite} each`);
         for (const site of event.sites) progress.set(site, 0);
-        if (process.stderr.isTTY && event.sites.length > 0) {
-          bar = new SingleBar({
-            format: 'propose [{bar}] {value}/{total} tasks | {sites} | {duration_formatted}',
-            stream: process.stderr,
-            hideCursor: true,
-          });
-          bar.start(event.sites.length * perSite, 0, { sites: `0/${event.sites.length} sites` });
-        }
+        bar = event.sites.length > 0
+          ? progressBar(`${options.label ?? 'propose'} [{bar}] {value}/{total} tasks | {sites} | {duration_formatted}`, options.progress)
+          : undefined;
+        bar?.start(event.sites.length * perSite, 0, { sites: `0/${event.sites.length} sites` });
         break;
       case 'batch-done':
         progress.set(event.site, Math.min(event.tasks, perSite));

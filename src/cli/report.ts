@@ -1,9 +1,10 @@
 /** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { writeReport, type ReportEvent } from '../report/index';
+import { progressBar, type PrinterOptions } from './progress';
 
 /** Problems printed one by one before the rest are only counted (they are all listed in the report). */
 const MAX_PRINTED_ISSUES = 20;
@@ -29,14 +30,14 @@ export function register(program: Command): void {
         out: flags.out,
         rows: flags.rows,
         judgeDir: flags.judge,
-        onEvent: progressPrinter(),
+        onEvent: reportPrinter(),
       });
       process.stdout.write(`report: ${file}\nopen ${pathToFileURL(path.resolve(file)).href}\n`);
     });
 }
 
 /** Prints problems and, on a terminal, a progress bar, all on stderr. */
-function progressPrinter(): (event: ReportEvent) => void {
+export function reportPrinter(options: PrinterOptions = {}): (event: ReportEvent) => void {
   let printed = 0;
   let bar: SingleBar | undefined;
   const held: string[] = []; // problems met while the bar is drawn, printed after it
@@ -51,10 +52,8 @@ function progressPrinter(): (event: ReportEvent) => void {
         }
         break;
       case 'start':
-        if (process.stderr.isTTY && event.episodes > 0) {
-          bar = new SingleBar({ format: 'report [{bar}] {value}/{total} episodes', stream: process.stderr, hideCursor: true });
-          bar.start(event.episodes, 0);
-        }
+        bar = event.episodes > 0 ? progressBar(`${options.label ?? 'report'} [{bar}] {value}/{total} episodes`, options.progress) : undefined;
+        bar?.start(event.episodes, 0);
         break;
       case 'episode':
         bar?.update(event.done);

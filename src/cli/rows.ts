@@ -3,11 +3,12 @@
  * `cmd_rows`). Prints the seed's report line on stdout; a progress bar (on a terminal) and warnings on stderr.
  * @module
  */
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { pyDumps } from '../py/json';
 import { DEFAULT_BUDGET, writeRows, type RowsEvent } from '../rows';
-import { integer } from './judge';
+import { integer } from './flags';
+import { progressBar, type PrinterOptions } from './progress';
 
 /** The seed's default tasks file (its `OUT / "tasks.jsonl"`). */
 const DEFAULT_TASKS = 'data/webmix/taskgen/tasks.jsonl';
@@ -31,19 +32,27 @@ export function register(program: Command): void {
     .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS)
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .action(async (run: string, flags: RowsFlags) => {
-      let bar: SingleBar | undefined;
-      const onEvent = (event: RowsEvent) => {
-        if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
-        if (event.type !== 'copied') return;
-        if (!bar && process.stderr.isTTY) {
-          bar = new SingleBar({ format: 'rows [{bar}] {value}/{total} episodes copied', stream: process.stderr, hideCursor: true });
-          bar.start(event.total, 0);
-        }
-        bar?.update(event.done);
-      };
-      const { report } = await writeRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent }).finally(
-        () => bar?.stop(),
+      const printer = rowsPrinter();
+      const { report } = await writeRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
+        printer.stop,
       );
       process.stdout.write(`${pyDumps(report)}\n`);
     });
+}
+
+/** Warnings on stderr and, on a terminal, a bar of the episodes copied. */
+export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: RowsEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  let started = false;
+  const onEvent = (event: RowsEvent) => {
+    if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
+    if (event.type !== 'copied') return;
+    if (!started) {
+      started = true;
+      bar = progressBar(`${options.label ?? 'rows'} [{bar}] {value}/{total} episodes copied`, options.progress);
+      bar?.start(event.total, 0);
+    }
+    bar?.update(event.done);
+  };
+  return { onEvent, stop: () => bar?.stop() };
 }

@@ -1,0 +1,24 @@
+/** Flag parsers the subcommands share. @module */
+import { InvalidArgumentError } from 'commander';
+
+/** A commander parser for an integer flag of at least `min`. */
+export function integer(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected an integer >= ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+/** A commander parser for a number flag between `min` and `max`. */
+export function numberBetween(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got "${value}"`);
+    }
+    return n;
+  };
+}
