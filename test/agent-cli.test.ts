@@ -4,6 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCatalog } from '../sandbox/index';
 import { startFakeOpenAI, type FakeServer } from './fakes/index';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 
@@ -123,6 +124,27 @@ describe('taskgen attempt', () => {
     expect(b.dirs).toEqual(a.dirs);
     expect(b.files).toEqual(a.files);
     for (const w of WORDS) expect(JSON.parse(b.files[w]!).images).toEqual(['step_0.png', 'step_1.png']);
+  });
+
+  it('runs the sandbox with its stand-in oracle when no server is given, and says it is a stand-in', async () => {
+    const catalog = defaultCatalog();
+    const human = catalog.tasks(catalog.sites()[0]!)!.human.slice(0, 2);
+    const file = path.join(tmp, 'human.jsonl');
+    await writeFile(file, human.map((t) => JSON.stringify(t)).join('\n') + '\n');
+    const out = path.join(tmp, 'oracle-run');
+    const r = await finish(spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', file, '--out', out, '--policy', 'oracle', '--no-progress'], {
+      cwd: path.resolve(__dirname, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/started the sandbox \(bundled sites\) at http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stderr).toContain("with the sandbox's stand-in oracle agent (stand-in-oracle: it replays known solutions, it is not a model)");
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ recorded: 2, verified: 2, verified_ok: 2 });
+    const episode = JSON.parse(await readFile(path.join(out, human[0]!.task_id, 'episode.json'), 'utf8'));
+    expect(episode).toMatchObject({ policy: 'oracle', model: 'stand-in-oracle', ok: true });
+    // the sandbox's own record: the session's requests came from the server
+    const grade = JSON.parse(await readFile(path.join(out, human[0]!.task_id, 'grade_inputs.json'), 'utf8'));
+    expect(grade.log.length).toBeGreaterThan(0);
   });
 
   it('names a bad tasks line by file, line and field', async () => {

@@ -3,15 +3,16 @@
  * progress bar and a summary. Resumable: run it again to finish what a killed run left.
  * @module
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { SingleBar } from 'cli-progress';
+import { Option, type Command } from 'commander';
 import { attempt, type AttemptEvent, type AttemptSummary } from '../agent/attempt';
 import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import type { EvidenceProvider, Policy } from '../agent/types';
 import { nodeStore } from '../fs/node';
 import { readJsonl } from '../io';
-import { TaskSchema } from '../schemas';
+import { TaskSchema, type Task } from '../schemas';
+import { integer, numberBetween } from './flags';
+import { printAbove, progressBar } from './progress';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags {
@@ -26,7 +27,8 @@ export interface AttemptFlags {
   thinking: boolean;
   temperature: number;
   baseUrl?: string;
-  evidence: 'browser' | 'sandbox';
+  evidence: 'auto' | 'browser' | 'sandbox';
+  oracleFailureRate: number;
   episodeTimeout: number;
   progress: boolean;
 }
@@ -38,21 +40,26 @@ export function register(program: Command): void {
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
     .requiredOption('--out <dir>', 'run directory')
-    .option('--concurrency <n>', 'episodes in parallel', positiveInt, 4)
-    .option('--max-steps <n>', 'steps per episode', positiveInt, 15)
-    .addOption(new Option('--policy <name>', 'who acts').choices(['qwen', 'oracle']).default('qwen'))
+    .option('--concurrency <n>', 'episodes in parallel', integer(1), 4)
+    .option('--max-steps <n>', 'steps per episode', integer(1), 15)
+    .addOption(
+      new Option('--policy <name>', "who acts: the Qwen model, or the sandbox's stand-in oracle (no model)")
+        .choices(['qwen', 'oracle'])
+        .default('qwen'),
+    )
     .option('--endpoint <url>', 'the OpenAI-compatible server of the qwen policy (vLLM)', 'http://127.0.0.1:8000/v1')
     .option('--model <name>', 'the served model of the qwen policy', 'Qwen/Qwen3.5-4B')
     .option('--api-key-env <name>', 'environment variable with the endpoint key (default: none)')
     .option('--thinking', 'let the model think before acting', false)
     .option('--temperature <t>', 'sampling temperature', Number, 0)
-    .option('--base-url <url>', 'the server of the sites (MiniWeb or the sandbox), e.g. http://127.0.0.1:8000')
+    .option('--oracle-failure-rate <r>', 'share of tasks the stand-in oracle gets wrong on purpose', numberBetween(0, 1), 0)
+    .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default: start the sandbox here')
     .addOption(
-      new Option('--evidence <kind>', 'where the request log and data changes come from')
-        .choices(['browser', 'sandbox'])
-        .default('browser'),
+      new Option('--evidence <kind>', "request log and data changes: the sandbox's record, or the browser's requests")
+        .choices(['auto', 'browser', 'sandbox'])
+        .default('auto', 'sandbox for the sandbox, else browser'),
     )
-    .option('--episode-timeout <s>', 'time limit of one episode in seconds', positiveInt, 300)
+    .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--no-progress', 'no progress bar')
     .action(async (flags: AttemptFlags) => {
       await runAttempt(flags);
@@ -64,14 +71,32 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
-  if (!flags.baseUrl) throw new Error('attempt needs --base-url URL: the server the sites are on');
-  const policy = await makePolicy(flags);
-  const evidence = await makeEvidence(flags);
-  process.stderr.write(`attempting ${tasks.length} tasks on ${flags.baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
+  const sandbox = flags.baseUrl ? null : await (await import('../../sandbox/index')).startSandbox({ port: 0 });
+  try {
+    const baseUrl = flags.baseUrl ?? sandbox!.url;
+    if (sandbox) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
+    const policy = await makePolicy(flags, tasks);
+    const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
+    process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store });
+    process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
+    if (summary.failed > 0) {
+      throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
+    }
+  } finally {
+    await sandbox?.close();
+  }
+}
 
-  const bar = flags.progress && process.stderr.isTTY ? new SingleBar({ format: 'attempt |{bar}| {value}/{total} episodes | {status}', stream: process.stderr, hideCursor: true }) : null;
+async function runWithProgress(
+  flags: AttemptFlags,
+  tasks: readonly Task[],
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: ReturnType<typeof nodeStore> },
+): Promise<AttemptSummary> {
+  const bar = progressBar('attempt |{bar}| {value}/{total} episodes | {status}', flags.progress);
   const counts = { done: 0, failed: 0, steps: 0 };
   const status = () => `${counts.done} recorded, ${counts.failed} failed, ${counts.steps} steps`;
+  const say = (line: string) => printAbove(bar, process.stderr, line);
   const onEvent = (e: AttemptEvent) => {
     if (e.type === 'run-start') {
       process.stderr.write(`${e.finished} already finished, ${e.todo} to run\n`);
@@ -80,28 +105,26 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
     else if (e.type === 'episode-end') counts.done++;
     else if (e.type === 'episode-failed') {
       counts.failed++;
-      writeLine(bar, `episode ${e.taskId} could not run: ${e.error}`);
-    } else if (e.type === 'warning') writeLine(bar, `warning: ${e.message}`);
-    else if (e.type === 'browser-launch' && e.launches > 1) writeLine(bar, `the browser died; relaunched (${e.launches} launches)`);
+      say(`episode ${e.taskId} could not run: ${e.error}`);
+    } else if (e.type === 'warning') say(`warning: ${e.message}`);
+    else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
     if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
     else if (e.type === 'step') bar?.update({ status: status() });
   };
-
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error('interrupted; run the same command again to continue'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  let summary: AttemptSummary;
   try {
-    summary = await attempt(tasks, {
-      policy,
-      evidence,
-      source: { baseUrl: flags.baseUrl },
+    return await attempt(tasks, {
+      policy: run.policy,
+      evidence: run.evidence,
+      source: { baseUrl: run.baseUrl },
       out: flags.out,
       concurrency: flags.concurrency,
       maxSteps: flags.maxSteps,
       episodeTimeoutMs: flags.episodeTimeout * 1000,
-      store,
+      store: run.store,
       onEvent,
       signal: stop.signal,
     });
@@ -109,10 +132,6 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
     bar?.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-  }
-  process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
-  if (summary.failed > 0) {
-    throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
   }
 }
 
@@ -135,9 +154,10 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   };
 }
 
-async function makePolicy(flags: AttemptFlags): Promise<Policy> {
+async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<Policy> {
   if (flags.policy === 'oracle') {
-    throw new Error('--policy oracle needs the sandbox (sandbox/), which does not provide an oracle policy yet');
+    const { oraclePolicy } = await import('../../sandbox/index');
+    return oraclePolicy({ tasks, failureRate: flags.oracleFailureRate });
   }
   const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
@@ -150,26 +170,16 @@ async function makePolicy(flags: AttemptFlags): Promise<Policy> {
   });
 }
 
-async function makeEvidence(flags: AttemptFlags): Promise<EvidenceProvider> {
-  if (flags.evidence === 'browser') return browserEvidence();
-  const { sandboxEvidence } = await import('../../sandbox/evidence');
-  return sandboxEvidence({ url: flags.baseUrl! });
+// The sandbox's own record where the sites are the sandbox's, else what the browser saw.
+async function makeEvidence(flags: AttemptFlags, baseUrl: string, startedSandbox: boolean): Promise<EvidenceProvider> {
+  const kind = flags.evidence === 'auto' ? (startedSandbox || flags.policy === 'oracle' ? 'sandbox' : 'browser') : flags.evidence;
+  if (kind === 'browser') return browserEvidence();
+  const { sandboxEvidence } = await import('../../sandbox/index');
+  return sandboxEvidence({ url: baseUrl });
 }
 
 function describePolicy(policy: Policy, flags: AttemptFlags): string {
   if (flags.policy === 'qwen') return `${policy.model} on ${flags.endpoint}${flags.thinking ? ' (thinking)' : ''}`;
-  return `the ${policy.name} policy`;
-}
-
-function writeLine(bar: SingleBar | null, line: string): void {
-  if (bar) {
-    // cli-progress redraws on the next update; clear the line first so the message stands alone
-    process.stderr.write(`\r\x1b[K${line}\n`);
-  } else process.stderr.write(`${line}\n`);
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a positive whole number');
-  return n;
+  const rate = flags.oracleFailureRate ? `, failing ${flags.oracleFailureRate * 100}% of tasks on purpose` : '';
+  return `the sandbox's stand-in oracle agent (${policy.model}: it replays known solutions, it is not a model${rate})`;
 }
