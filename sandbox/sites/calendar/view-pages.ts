@@ -28,7 +28,7 @@ function weekView(ctx: RequestCtx): Reply {
     body: html`<div class="row"><a href="${ctx.href('/', { week: addDays(first, -7) })}">Previous week</a>
 <a href="${ctx.href('/')}">This week</a> <a href="${ctx.href('/', { week: addDays(first, 7) })}">Next week</a></div>
 <p>${events.length} event${events.length === 1 ? '' : 's'} this week · Today is ${longDate(ctx.site.today)}</p>
-<table><thead><tr>${days.map((d) => html`<th>${shortDay(d)}${d === ctx.site.today ? ' (today)' : ''}</th>`)}</tr></thead><tbody><tr>${cols}</tr></tbody></table>`,
+<table style="table-layout:fixed"><thead><tr>${days.map((d) => html`<th>${shortDay(d)}${d === ctx.site.today ? ' (today)' : ''}</th>`)}</tr></thead><tbody><tr>${cols}</tr></tbody></table>`,
   });
 }
 
