@@ -9,6 +9,7 @@ import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import type { EvidenceProvider, Policy } from '../agent/types';
 import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
 import { integer, numberBetween } from './flags';
@@ -91,7 +92,7 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: ReturnType<typeof nodeStore> },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore },
 ): Promise<AttemptSummary> {
   const bar = progressBar('attempt |{bar}| {value}/{total} episodes | {status}', flags.progress);
   const counts = { done: 0, failed: 0, steps: 0 };
