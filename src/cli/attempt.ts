@@ -3,6 +3,7 @@
  * progress bar and a summary. Resumable: run it again to finish what a killed run left.
  * @module
  */
+import type { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { attempt, type AttemptEvent, type AttemptSummary } from '../agent/attempt';
 import { browserEvidence } from '../agent/evidence';
@@ -13,7 +14,7 @@ import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
 import { integer, numberBetween } from './flags';
-import { printAbove, progressBar } from './progress';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags {
@@ -94,24 +95,7 @@ async function runWithProgress(
   tasks: readonly Task[],
   run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore },
 ): Promise<AttemptSummary> {
-  const bar = progressBar('attempt |{bar}| {value}/{total} episodes | {status}', flags.progress);
-  const counts = { done: 0, failed: 0, steps: 0 };
-  const status = () => `${counts.done} recorded, ${counts.failed} failed, ${counts.steps} steps`;
-  const say = (line: string) => printAbove(bar, process.stderr, line);
-  const onEvent = (e: AttemptEvent) => {
-    if (e.type === 'run-start') {
-      process.stderr.write(`${e.finished} already finished, ${e.todo} to run\n`);
-      bar?.start(e.todo, 0, { status: status() });
-    } else if (e.type === 'step') counts.steps++;
-    else if (e.type === 'episode-end') counts.done++;
-    else if (e.type === 'episode-failed') {
-      counts.failed++;
-      say(`episode ${e.taskId} could not run: ${e.error}`);
-    } else if (e.type === 'warning') say(`warning: ${e.message}`);
-    else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
-    if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
-    else if (e.type === 'step') bar?.update({ status: status() });
-  };
+  const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
   const onSignal = () => stop.abort(new Error('interrupted; run the same command again to continue'));
   process.once('SIGINT', onSignal);
@@ -126,14 +110,44 @@ async function runWithProgress(
       maxSteps: flags.maxSteps,
       episodeTimeoutMs: flags.episodeTimeout * 1000,
       store: run.store,
-      onEvent,
+      onEvent: printer.onEvent,
       signal: stop.signal,
     });
   } finally {
-    bar?.stop();
+    printer.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** Progress of an attempt run on stderr: the resume line, a bar of episodes (on a terminal), failures and warnings. */
+export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event: AttemptEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  const counts = { done: 0, failed: 0, steps: 0 };
+  const status = () => `${counts.done} recorded, ${counts.failed} failed, ${counts.steps} steps`;
+  const say = (line: string) => printAbove(bar, process.stderr, line);
+  const onEvent = (e: AttemptEvent) => {
+    if (e.type === 'run-start') {
+      say(`${e.finished} already finished, ${e.todo} to run`);
+      bar = e.todo > 0 ? progressBar(`${options.label ?? 'attempt'} |{bar}| {value}/{total} episodes | {status}`, options.progress) : undefined;
+      bar?.start(e.todo, 0, { status: status() });
+    } else if (e.type === 'step') counts.steps++;
+    else if (e.type === 'episode-end') counts.done++;
+    else if (e.type === 'episode-failed') {
+      counts.failed++;
+      say(`episode ${e.taskId} could not run: ${e.error}`);
+    } else if (e.type === 'warning') say(`warning: ${e.message}`);
+    else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
+    if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
+    else if (e.type === 'step') bar?.update({ status: status() });
+  };
+  return {
+    onEvent,
+    stop: () => {
+      bar?.stop();
+      bar = undefined;
+    },
+  };
 }
 
 /** The summary the CLI prints: counts, outcomes, verifier pass rate, tokens, wall time. */
