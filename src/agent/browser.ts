@@ -25,6 +25,17 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--disable-sync',
 ]);
 
+/**
+ * Keeps the agent in one tab: links and forms aimed at another window open in this one, and `window.open`
+ * navigates this page. A popup would race the observation that follows the action; this cannot.
+ */
+const ONE_TAB_SCRIPT = `(() => {
+  const here = (el) => { if (el && el.target && el.target !== '_self') el.target = '_self'; };
+  document.addEventListener('click', (e) => here(e.target && e.target.closest ? e.target.closest('a[target],area[target]') : null), true);
+  document.addEventListener('submit', (e) => here(e.target), true);
+  window.open = function (url) { if (url) location.assign(url); return window; };
+})();`;
+
 /** Options of {@link browserHost}. */
 export interface BrowserOptions {
   /** The Chromium binary. Default: env `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
@@ -107,8 +118,9 @@ export interface EpisodePageOptions {
 }
 
 /**
- * A fresh context and page for one episode: 1280x800, service workers off (so every request is seen), every
- * request to another origin aborted and reported to the page's {@link PageWatch}.
+ * A fresh context and page for one episode: 1280x800, service workers off (so every request is seen), one tab
+ * (new-window links open in place), every request to another origin aborted and reported to the page's
+ * {@link PageWatch}.
  */
 export async function openEpisodePage(host: BrowserHost, options: EpisodePageOptions): Promise<EpisodePage> {
   const { origin } = options;
@@ -123,6 +135,7 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
   });
   try {
     if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
+    await context.addInitScript({ content: ONE_TAB_SCRIPT });
     const page = await context.newPage();
     const watch = new PageWatch(page, origin);
     // Only requests that leave the origin reach this handler; the site's own are not intercepted.

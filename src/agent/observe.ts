@@ -7,6 +7,8 @@ import type { Page } from 'playwright-core';
 import { pageScript, type PageScan } from './page-script';
 import type { Observation, ObservedElement } from './types';
 
+const NAVIGATED = /Execution context was destroyed|navigat/i;
+
 /** Options of {@link observe}. */
 export interface ObserveOptions {
   /** 0-based step number. */
@@ -38,10 +40,22 @@ export interface ObservationParts {
  */
 export async function observe(page: Page, options: ObserveOptions): Promise<Observation> {
   const textLimit = options.textLimit ?? 2500;
-  const [screenshot, scan] = await Promise.all([
-    page.screenshot({ type: 'png', timeout: options.timeoutMs ?? 30_000 }),
-    page.evaluate(pageScript({ textLimit, valueLimit: 200, optionLimit: 50 })) as Promise<PageScan>,
-  ]);
+  const script = pageScript({ textLimit, valueLimit: 200, optionLimit: 50 });
+  let screenshot: Buffer;
+  let scan: PageScan;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      [screenshot, scan] = await Promise.all([
+        page.screenshot({ type: 'png', timeout: options.timeoutMs ?? 30_000 }),
+        page.evaluate(script) as Promise<PageScan>,
+      ]);
+      break;
+    } catch (error) {
+      // A navigation the page started late (a timer, a script) replaced the document mid-observation: look again.
+      if (attempt >= 3 || !NAVIGATED.test(String(error))) throw error;
+      await page.waitForLoadState('load', { timeout: options.timeoutMs ?? 30_000 }).catch(() => {});
+    }
+  }
   const elements: ObservedElement[] = scan.elements.map((e, i) => ({ index: i + 1, ...e }));
   const url = displayUrl(scan.url);
   const parts: ObservationParts = {

@@ -108,12 +108,15 @@ export class PageWatch {
   }
 
   /**
-   * Waits until the page has settled after an action: nothing to wait for when the action started no request
-   * and no navigation (the common case, at no cost); otherwise the load event and a quiet network, within
-   * `capMs`.
+   * Waits until the page has settled after an action: after one round trip to the page, nothing to wait for
+   * when the action started no request and no navigation (the common case); otherwise the load event and a
+   * quiet network, within `capMs`.
    */
   async settle(mark: ActivityMark, capMs: number, quietMs = 40): Promise<void> {
-    if (this.started === mark.started && this.navigations === mark.navigations && this.pending.size === 0) return;
+    const idle = () => this.started === mark.started && this.navigations === mark.navigations && this.pending.size === 0;
+    // One round trip to the page first, so the events of what its handlers started have come in.
+    if (idle()) await this.guard(this.page.evaluate('0')).catch(rethrowGone);
+    if (idle()) return;
     const deadline = Date.now() + capMs;
     if (this.navigations !== mark.navigations) {
       await this.guard(this.page.waitForLoadState('load', { timeout: capMs })).catch(rethrowGone);
