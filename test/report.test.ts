@@ -8,6 +8,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { register } from '../src/cli/report';
 import { memoryStore } from '../src/fs/index';
+import { fakeLLM } from '../src/llm/index';
+import { validate } from '../src/validate';
 import { readReportEpisode, readRunForReport, reportScores, writeReport, type ReportIssue } from '../src/report/index';
 import type { ValidateReport } from '../src/schemas';
 
@@ -315,6 +317,22 @@ describe('report data', () => {
     expect(data.resultsFile).toBe('r/results_regraded.jsonl');
     expect(data.results).toEqual(new Map([['t1', false]]));
     expect(data.ids).toEqual(['t1']);
+  });
+
+  it('reads the _validate.json that validate writes, whose whole figures are Python floats (1.0)', async () => {
+    const task = (id: string) => JSON.stringify({ kind: 'human', task_id: id, site: 'a', instruction: `do ${id}`, start_path: '/' });
+    const store = memoryStore({
+      'r/tasks.jsonl': `${task('t1')}\n${task('t2')}\n`,
+      'r/t1/grade_inputs.json': '{"answer": "x"}',
+      'r/t2/grade_inputs.json': '{"answer": "y"}',
+      'r/results.jsonl': '{"task_id": "t1", "ok": true}\n{"task_id": "t2", "ok": true}\n',
+    });
+    await validate('r', { llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }), store });
+    expect(await store.readText('r_judge/_validate.json')).toContain('"precision": 1.0');
+    const issues: ReportIssue[] = [];
+    const data = await readRunForReport({ run: 'r', store, onIssue: (i) => issues.push(i) });
+    expect(issues).toEqual([]);
+    expect(data.validate?.overall).toMatchObject({ episodes: 2, precision: 1, recall: 1, agreement: 1, tp: 2 });
   });
 
   it('computes the figures with Wilson intervals when there is no _validate.json', async () => {

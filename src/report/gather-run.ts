@@ -211,7 +211,9 @@ async function readOptional<S extends z.ZodType>(
 ): Promise<z.output<S> | null> {
   if (!(await store.exists(file))) return null;
   try {
-    return await readJsonFile(store, file, schema);
+    // Python's floats (`1.0` in the figures validate writes) parse as PyFloat: as plain numbers for the schema.
+    const value = JSON.parse(JSON.stringify(parseJsonText(await store.readText(file), { file }))) as unknown;
+    return parseWith(schema, value, { file });
   } catch (error) {
     report(issueOf(error, file));
     return null;
