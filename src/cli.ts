@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
 import { register as registerJudge } from './cli/judge';
+import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
@@ -14,7 +15,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerReport];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -22,3 +22,4 @@ export * from './validate';
 export * from './rows';
 export * from './crawl';
 export * from './verify';
+export * from './pipeline';

@@ -1,0 +1,184 @@
+/**
+ * What `taskgen pipeline` prints: each stage's progress through the subcommands' own printers, a line per stage
+ * when it ends, and the final summary (counts, rates, tokens, cost, wall time, where every output is).
+ * @module
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatUsage } from '../llm/usage';
+import type { PipelineEvent, PipelineStage, PipelineSummary, StageSummaries } from '../pipeline/types';
+import type { Interval } from '../schemas';
+import { attemptPrinter } from './attempt';
+import { judgePrinter } from './judge';
+import { proposePrinter } from './propose';
+import { reportPrinter } from './report';
+import { rowsPrinter } from './rows';
+
+interface Printer {
+  onEvent(event: PipelineEvent): void;
+  stop(): void;
+}
+
+/** Routes the pipeline's events to the subcommands' printers (bars on a terminal) and prints a line per stage. */
+export function pipelinePrinter(options: { readonly perSite: number; readonly progress: boolean }): Printer {
+  const { progress } = options;
+  let stops: Array<() => void> = [];
+  let propose: ReturnType<typeof proposePrinter> | undefined;
+  const attempts = new Map<string, ReturnType<typeof attemptPrinter>>();
+  const judges = new Map<string, ReturnType<typeof judgePrinter>>();
+  let rows: ReturnType<typeof rowsPrinter> | undefined;
+  let report: ReturnType<typeof reportPrinter> | undefined;
+  const stopAll = () => {
+    for (const stop of stops) stop();
+    stops = [];
+  };
+  const onEvent = (event: PipelineEvent) => {
+    switch (event.type) {
+      case 'stage-start':
+        process.stdout.write(`\n== ${event.stage}\n`);
+        if (event.stage === 'propose') {
+          propose = proposePrinter(options.perSite, { progress });
+          stops.push(propose.stop);
+        } else if (event.stage === 'attempt' || event.stage === 'validate') {
+          const label = event.stage === 'attempt' ? 'attempt' : 'validate: attempt';
+          const printer = attemptPrinter({ progress, label });
+          attempts.set(event.stage, printer);
+          stops.push(printer.stop);
+        }
+        if (event.stage === 'judge' || event.stage === 'validate') {
+          const printer = judgePrinter({ progress, label: event.stage === 'judge' ? 'judge' : 'validate: judge' });
+          judges.set(event.stage, printer);
+          stops.push(printer.stop);
+        } else if (event.stage === 'rows') {
+          rows = rowsPrinter({ progress });
+          stops.push(rows.stop);
+        } else if (event.stage === 'report') report = reportPrinter({ progress });
+        break;
+      case 'propose':
+        propose?.onEvent(event.event);
+        break;
+      case 'attempt':
+        // the judge half of validate starts after the attempt half: its bar must not sit under the attempt's
+        attempts.get(event.stage)?.onEvent(event.event);
+        break;
+      case 'judge':
+        if (event.event.type === 'start') attempts.get(event.stage)?.stop();
+        judges.get(event.stage)?.onEvent(event.event);
+        break;
+      case 'rows':
+        rows?.onEvent(event.event);
+        break;
+      case 'report':
+        report?.(event.event);
+        break;
+      case 'warning':
+        process.stderr.write(`warning: ${event.stage}: ${event.message}\n`);
+        break;
+      case 'stage-skipped':
+        process.stdout.write(`(${event.stage}: ${event.reason})\n`);
+        break;
+      case 'stage-end':
+        stopAll();
+        process.stdout.write(`${stageLine(event.stage, event.summary as never)}\n`);
+        break;
+      default:
+        break;
+    }
+  };
+  return { onEvent, stop: stopAll };
+}
+
+/** One stage's figures in a line, with its wall time. */
+export function stageLine<S extends PipelineStage>(stage: S, s: StageSummaries[S]): string {
+  return `${stage.padEnd(9)} ${stageText(stage, s)} (${seconds(s.ms)})`;
+}
+
+function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]): string {
+  switch (stage) {
+    case 'propose': {
+      const s = summary as StageSummaries['propose'];
+      const empty = s.emptySites.length ? `; ${s.emptySites.length} sites got none` : '';
+      return `${n(s.tasks)} tasks in the tasks file: ${n(s.proposed)} proposed now (${n(s.info)} info) for ${s.sites - s.resumedSites} sites, ${s.resumedSites} sites already done${empty}`;
+    }
+    case 'attempt':
+      return attemptText(summary as StageSummaries['attempt']);
+    case 'judge':
+      return judgeText(summary as StageSummaries['judge']);
+    case 'validate': {
+      const s = summary as StageSummaries['validate'];
+      const v = s.score;
+      return (
+        `${s.humanTasks} human tasks: ${attemptText(s.attempt)}; ${judgeText(s.judge)}; judge vs verifiers: ` +
+        `agreement ${v.agreement.toFixed(3)} ${ci(v.agreement_ci)}, precision ${v.precision.toFixed(3)} ${ci(v.precision_ci)}, ` +
+        `recall ${v.recall.toFixed(3)} ${ci(v.recall_ci)} (tp ${v.tp}, fp ${v.fp}, fn ${v.fn}, tn ${v.tn})`
+      );
+    }
+    case 'rows': {
+      const r = (summary as StageSummaries['rows']).report;
+      return `${n(r.selected_trajectories)} of ${n(r.candidates)} judged successes selected: ${n(r.selected_rows)} steps of the ${n(r.budget)} budget (short by ${n(r.short_by)}), ${r.sites} sites`;
+    }
+    default: {
+      const s = summary as StageSummaries['report'];
+      return [s.run, s.human].filter(Boolean).join(', ') || 'no run to report';
+    }
+  }
+}
+
+function attemptText(s: StageSummaries['attempt']): string {
+  const outcomes = Object.entries(s.outcomes).filter(([, k]) => k > 0).map(([o, k]) => `${o} ${k}`).join(', ');
+  const verified = s.verified ? `, verifier passed ${s.verified.passed}/${s.verified.total} (${pct(s.verified.rate)})` : '';
+  const failed = s.failed ? `, ${s.failed} could not run` : '';
+  return `${n(s.episodes)}/${n(s.tasks)} episodes (${n(s.ran)} run now${failed}), ${n(s.steps)} steps${outcomes ? `, ${outcomes}` : ''}${verified}`;
+}
+
+function judgeText(s: StageSummaries['judge']): string {
+  const left = s.noVerdict + s.errors;
+  return `${n(s.episodes)} judged by ${s.model} (${n(s.judged)} now): ${n(s.success)} SUCCESS (${pct(s.rate)})${left ? `, ${left} left unjudged` : ''}`;
+}
+
+/** The final summary: what ran, the figures, tokens and cost, wall time, and where every output is. */
+export function formatPipelineSummary(summary: PipelineSummary): string {
+  const { layout: l, stages } = summary;
+  const out = [`\n== summary (${seconds(summary.ms)}, work dir ${l.dir}/)`];
+  for (const stage of Object.keys(stages) as PipelineStage[]) out.push(stageLine(stage, stages[stage] as never));
+  for (const { stage, reason } of summary.skipped) out.push(`${stage.padEnd(9)} not run (${reason})`);
+  out.push(formatUsage(summary.usage));
+  out.push('outputs:');
+  const where: Array<[string, string]> = [
+    ['tasks', l.tasks],
+    ['run', `${l.run}/  (judge records ${l.runJudge}/)`],
+    ['human run', `${l.human}/  (judge records ${l.humanJudge}/)`],
+    ['validate', l.validate],
+    ['rows', `${l.rows}/  (${l.rowsReport})`],
+    ['report', `${l.runReport}  ${fileUrl(stages.report?.run ?? l.runReport)}`],
+    ['human report', `${l.humanReport}  ${fileUrl(stages.report?.human ?? l.humanReport)}`],
+  ];
+  for (const [name, file] of where) out.push(`  ${name.padEnd(13)} ${file}`);
+  if (!summary.complete) {
+    out.push('NOT COMPLETE:', ...summary.incomplete.map((why) => `  ${why}`), '  run the same command again to finish (what is done is kept)');
+  }
+  return out.join('\n');
+}
+
+function fileUrl(file: string): string {
+  return pathToFileURL(path.resolve(file)).href;
+}
+
+function ci(interval: Interval): string {
+  return interval ? `[${interval[0].toFixed(3)}, ${interval[1].toFixed(3)}]` : '[-]';
+}
+
+function pct(rate: number): string {
+  return `${(rate * 100).toFixed(1)}%`;
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Milliseconds as `12.3 s` or `4 min 05 s`. */
+export function seconds(ms: number): string {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s`;
+}

@@ -1,0 +1,101 @@
+/**
+ * What the stages share: the config, the plan, the layout, the store, the meter, the browser, the event sink,
+ * and the list of what is left to do; with the helpers that meter a stage and build its models.
+ * @module
+ */
+import type { BrowserHost } from '../agent/browser';
+import { qwenPolicy } from '../agent/qwen-policy';
+import type { Policy } from '../agent/types';
+import type { FileStore } from '../fs/types';
+import { readJsonl } from '../io';
+import type { LanguageModel } from '../llm/types';
+import { type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
+import { TaskSchema, type Task } from '../schemas';
+import type { PipelineLayout } from './layout';
+import { PipelineConfigError, type PipelinePlan } from './plan';
+import type { PipelineConfig, PipelineEvent, PipelineStage, StageFigures } from './types';
+
+/** The state a stage runs with. */
+export interface StageContext {
+  readonly config: PipelineConfig;
+  readonly plan: PipelinePlan;
+  readonly layout: PipelineLayout;
+  readonly store: FileStore;
+  readonly meter: UsageMeter;
+  /** One browser for both runs. */
+  readonly host: BrowserHost;
+  readonly emit: (event: PipelineEvent) => void;
+  /** Why the work is not complete yet (episodes that could not run, left unjudged...). */
+  readonly incomplete: string[];
+}
+
+const ZERO: UsageTotals = Object.freeze({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: true });
+
+/** The meter's totals over the given step labels. */
+function totals(meter: UsageMeter, labels: readonly string[]): UsageTotals {
+  const steps = meter.summary().steps;
+  return labels.reduce<UsageTotals>((sum, label) => {
+    const t = steps[label] ?? ZERO;
+    return {
+      calls: sum.calls + t.calls,
+      inputTokens: sum.inputTokens + t.inputTokens,
+      outputTokens: sum.outputTokens + t.outputTokens,
+      cost: sum.cost + t.cost,
+      priced: sum.priced && t.priced,
+    };
+  }, ZERO);
+}
+
+/** Runs `work` and adds its wall time and the model use counted under `labels` meanwhile. */
+export async function measured<T extends object>(ctx: StageContext, labels: readonly string[], work: () => Promise<T>): Promise<T & StageFigures> {
+  const t0 = Date.now();
+  const before = totals(ctx.meter, labels);
+  const result = await work();
+  const after = totals(ctx.meter, labels);
+  const usage: UsageTotals = {
+    calls: after.calls - before.calls,
+    inputTokens: after.inputTokens - before.inputTokens,
+    outputTokens: after.outputTokens - before.outputTokens,
+    cost: after.cost - before.cost,
+    priced: after.priced,
+  };
+  return { ...result, ms: Date.now() - t0, usage };
+}
+
+/** The agent for a stage, its calls counted under `label`. */
+export function policyFor(ctx: StageContext, label: string): Policy {
+  const { policy, agent } = ctx.config;
+  if (policy) return meteredPolicy(policy, ctx.meter, label);
+  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }) });
+}
+
+/** The judge for a run, its calls counted under `label`. */
+export function judgeFor(ctx: StageContext, run: string, stage: 'judge' | 'validate', label: string): LanguageModel {
+  const { judge } = ctx.config;
+  const llm = typeof judge === 'function' ? judge({ run, stage }) : judge!;
+  return withUsage(llm, ctx.meter, { step: label });
+}
+
+// A policy's own token counts, recorded as it reports them.
+function meteredPolicy(policy: Policy, meter: UsageMeter, step: string): Policy {
+  return {
+    name: policy.name,
+    ...(policy.model !== undefined ? { model: policy.model } : {}),
+    async decide(input) {
+      const decision = await policy.decide(input);
+      if (decision.usage) meter.record({ step, provider: 'policy', model: policy.model ?? policy.name, usage: decision.usage });
+      return decision;
+    },
+  };
+}
+
+/** The tasks of `<dir>/tasks.jsonl`, in file order; a missing file is a clear error. */
+export async function readTasks(ctx: StageContext, stage: PipelineStage): Promise<Task[]> {
+  const file = ctx.layout.tasks;
+  if (!(await ctx.store.exists(file))) {
+    throw new PipelineConfigError(`the ${stage} stage needs ${file}: run the propose stage, or put your tasks there`);
+  }
+  return readJsonl(ctx.store, file, TaskSchema, {
+    onIssue: (issue) => ctx.emit({ type: 'warning', stage, message: `${issue.file}:${issue.line}: ${issue.problem}` }),
+  });
+}

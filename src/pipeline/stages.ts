@@ -1,0 +1,237 @@
+/**
+ * The six stages, each a resumable step of the library run on the work dir's layout: what a stage finds done
+ * it keeps, so the composition resumes as each step does.
+ * @module
+ */
+import path from 'node:path';
+import { attempt } from '../agent/attempt';
+import { EPISODE_FILES } from '../agent/recorder';
+import type { FileStore } from '../fs/types';
+import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
+import { withUsage } from '../llm/usage';
+import { isPlainName } from '../names';
+import { proposeSites } from '../propose';
+import { writeReport } from '../report/write';
+import { DEFAULT_BUDGET, writeRows } from '../rows';
+import { EpisodeSchema, type Outcome, type Task } from '../schemas';
+import { validate } from '../validate';
+import { judgeFor, measured, policyFor, readTasks, type StageContext } from './context';
+import type {
+  AttemptStageSummary,
+  JudgeStageSummary,
+  ProposeStageSummary,
+  ReportStageSummary,
+  RowsStageSummary,
+  StageSummaries,
+  ValidateStageSummary,
+} from './types';
+
+/** `propose`: tasks for every training site not yet in `<dir>/tasks.jsonl`. */
+export async function proposeStage(ctx: StageContext): Promise<ProposeStageSummary> {
+  return measured(ctx, ['propose'], async () => {
+    const { config, plan, layout, store } = ctx;
+    const summary = await proposeSites({
+      sites: plan.sites,
+      source: config.source,
+      llm: withUsage(config.proposer!, ctx.meter, { step: 'propose' }),
+      out: layout.tasks,
+      perSite: config.perSite,
+      batch: config.batch,
+      seed: config.seed,
+      workers: config.proposeWorkers,
+      store,
+      onEvent: (event) => ctx.emit({ type: 'propose', event }),
+    });
+    const emptySites = summary.sites.filter((s) => s.tasks === 0).map((s) => s.site);
+    if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again`);
+    return {
+      sites: plan.sites.length,
+      resumedSites: summary.done.filter((site) => plan.sites.includes(site)).length,
+      proposed: summary.tasks,
+      info: summary.info,
+      tasks: (await readTasks(ctx, 'propose')).length,
+      emptySites,
+      failedBatches: summary.failedBatches,
+      skippedTasks: summary.skippedTasks,
+    };
+  });
+}
+
+/** `attempt`: every task of `<dir>/tasks.jsonl` by the agent, into `<dir>/run/`. */
+export async function attemptStage(ctx: StageContext): Promise<AttemptStageSummary> {
+  return measured(ctx, ['attempt'], async () => attemptRun(ctx, 'attempt', await readTasks(ctx, 'attempt'), ctx.layout.run));
+}
+
+/** `judge`: every episode of `<dir>/run/` into `<dir>/run_judge/`. */
+export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> {
+  return measured(ctx, ['judge'], async () => {
+    const counter = judgedCounter(ctx, 'judge');
+    const result = await judgeRun(ctx.layout.run, {
+      llm: judgeFor(ctx, ctx.layout.run, 'judge', 'judge'),
+      workers: ctx.config.judgeWorkers,
+      store: ctx.store,
+      onEvent: counter.onEvent,
+    });
+    return judgeFigures(ctx, 'judge', result, counter.judged());
+  });
+}
+
+/** `validate`: the human tasks of the training sites attempted into `<dir>/human/`, judged, scored. */
+export async function validateStage(ctx: StageContext): Promise<ValidateStageSummary> {
+  const labels = ['validate:attempt', 'validate:judge'];
+  return measured(ctx, labels, async () => {
+    const { layout, plan } = ctx;
+    const attempted = await measured(ctx, [labels[0]!], () => attemptRun(ctx, 'validate', plan.humanTasks, layout.human));
+    ctx.config.signal?.throwIfAborted();
+    const counter = judgedCounter(ctx, 'validate');
+    const scored = await measured(ctx, [labels[1]!], () =>
+      validate(layout.human, {
+        llm: judgeFor(ctx, layout.human, 'validate', labels[1]!),
+        workers: ctx.config.judgeWorkers,
+        store: ctx.store,
+        onEvent: counter.onEvent,
+      }),
+    );
+    return {
+      humanTasks: plan.humanTasks.length,
+      attempt: attempted,
+      judge: { ...judgeFigures(ctx, 'validate', scored.judged, counter.judged()), ms: scored.ms, usage: scored.usage },
+      score: scored.report.overall,
+      byKind: scored.report.by_kind,
+      file: layout.validate,
+    };
+  });
+}
+
+/** `rows`: the judged successes up to the budget into `<dir>/rows/`, which then holds exactly the selection. */
+export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
+  return measured(ctx, ['rows'], async () => {
+    const { layout, store } = ctx;
+    await readTasks(ctx, 'rows'); // a clear error when there is no tasks file
+    const selection = await writeRows({
+      run: layout.run,
+      out: layout.rows,
+      tasks: layout.tasks,
+      budget: ctx.config.budget ?? DEFAULT_BUDGET,
+      store,
+      onEvent: (event) => ctx.emit({ type: 'rows', event }),
+    });
+    const pruned = await prune(store, layout.rows, new Set(selection.picked));
+    return { report: selection.report, picked: selection.picked, pruned };
+  });
+}
+
+/** `report`: the HTML report of each run there is (`<dir>/run_report/`, `<dir>/human_report/`). */
+export async function reportStage(ctx: StageContext): Promise<ReportStageSummary> {
+  return measured(ctx, [], async () => {
+    const { layout, store } = ctx;
+    const one = async (which: 'run' | 'human'): Promise<string | null> => {
+      const run = which === 'run' ? layout.run : layout.human;
+      if (!(await store.exists(run))) {
+        ctx.emit({ type: 'warning', stage: 'report', message: `no ${run}: no report of it` });
+        return null;
+      }
+      const rows = which === 'run' && (await store.exists(layout.rowsReport)) ? layout.rows : undefined;
+      return writeReport({
+        run,
+        out: path.posix.dirname(which === 'run' ? layout.runReport : layout.humanReport),
+        ...(rows ? { rows } : {}),
+        store,
+        onEvent: (event) => ctx.emit({ type: 'report', run: which, event }),
+      });
+    };
+    return { run: await one('run'), human: await one('human') };
+  });
+}
+
+/** Every stage's runner. */
+export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageContext) => Promise<StageSummaries[S]> } = {
+  propose: proposeStage,
+  attempt: attemptStage,
+  judge: judgeStage,
+  validate: validateStage,
+  rows: rowsStage,
+  report: reportStage,
+};
+
+// One run of the attempt step, with the run dir's totals (episodes finished before this call included).
+async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', tasks: readonly Task[], out: string): Promise<Omit<AttemptStageSummary, 'ms' | 'usage'>> {
+  const { config } = ctx;
+  const label = stage === 'attempt' ? 'attempt' : 'validate:attempt';
+  const summary = await attempt(tasks, {
+    policy: policyFor(ctx, label),
+    source: config.source,
+    out,
+    ...(config.evidence ? { evidence: config.evidence } : {}),
+    concurrency: config.concurrency,
+    maxSteps: config.maxSteps,
+    episodeTimeoutMs: config.episodeTimeoutMs,
+    actionTimeoutMs: config.actionTimeoutMs,
+    browser: ctx.host,
+    store: ctx.store,
+    onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
+    ...(config.signal ? { signal: config.signal } : {}),
+  });
+  if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
+  const ids = [...new Set(tasks.map((t) => t.task_id))];
+  const finished = await finishedEpisodes(ctx.store, out, ids);
+  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
+  for (const e of finished) outcomes[e.outcome]++;
+  const { total, passed } = summary.verified;
+  return {
+    tasks: ids.length,
+    episodes: finished.length,
+    steps: finished.reduce((n, e) => n + e.steps, 0),
+    outcomes,
+    ran: summary.recorded,
+    ranSteps: summary.steps,
+    failed: summary.failed,
+    verified: total ? { total, passed, rate: passed / total } : null,
+  };
+}
+
+// The finished episodes of a run dir among `ids`, read only (a missing or unreadable episode.json is not finished).
+async function finishedEpisodes(store: FileStore, run: string, ids: readonly string[]): Promise<Array<{ outcome: Outcome; steps: number }>> {
+  const present = new Set((await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name));
+  const out: Array<{ outcome: Outcome; steps: number }> = [];
+  for (const id of ids) {
+    if (!present.has(id)) continue;
+    try {
+      const parsed = EpisodeSchema.safeParse(JSON.parse(await store.readText(path.posix.join(run, id, EPISODE_FILES.episode))));
+      if (parsed.success) out.push({ outcome: parsed.data.outcome, steps: parsed.data.steps });
+    } catch {
+      // not finished
+    }
+  }
+  return out;
+}
+
+// Forwards judge events and counts the episodes judged by this call.
+function judgedCounter(ctx: StageContext, stage: 'judge' | 'validate'): { onEvent: (event: JudgeEvent) => void; judged: () => number } {
+  let judged = 0;
+  return {
+    onEvent(event) {
+      if (event.type === 'episode' && event.outcome === 'judged') judged++;
+      ctx.emit({ type: 'judge', stage, event });
+    },
+    judged: () => judged,
+  };
+}
+
+function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: JudgeRunResult, judged: number): Omit<JudgeStageSummary, 'ms' | 'usage'> {
+  const s = result.summary;
+  const left = s.no_verdict + s.errors;
+  if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them`);
+  return { episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge };
+}
+
+// Removes episode dirs of earlier selections (a smaller budget, a rerun after a partial judge) from the rows dir.
+async function prune(store: FileStore, rows: string, keep: ReadonlySet<string>): Promise<number> {
+  let pruned = 0;
+  for (const entry of await store.list(rows)) {
+    if (!entry.isDirectory || keep.has(entry.name) || !isPlainName(entry.name)) continue;
+    await store.remove(path.posix.join(rows, entry.name));
+    pruned++;
+  }
+  return pruned;
+}

@@ -1,0 +1,235 @@
+/**
+ * The whole pipeline's contracts: its stages, its configuration (the adapters of every step), the events it
+ * reports and the summary it returns.
+ * @module
+ */
+import type { AttemptEvent } from '../agent/attempt';
+import type { BrowserHost, BrowserOptions } from '../agent/browser';
+import type { EvidenceProvider, Policy } from '../agent/types';
+import type { FileStore } from '../fs/types';
+import type { JudgeEvent } from '../judge/run';
+import type { LanguageModel } from '../llm/types';
+import type { UsageMeter, UsageSummary, UsageTotals } from '../llm/usage';
+import type { ProposeEvent } from '../propose';
+import type { ReportEvent } from '../report/write';
+import type { RowsEvent } from '../rows';
+import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../schemas';
+import type { SiteSource } from '../source/types';
+import type { PipelineLayout } from './layout';
+
+/** The stages, in the order they run. */
+export const PIPELINE_STAGES = ['propose', 'attempt', 'judge', 'validate', 'rows', 'report'] as const;
+
+/** A stage of the pipeline. */
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+/** Which run a judge model is asked to judge: the proposed tasks' run (`judge`) or the human tasks' (`validate`). */
+export interface JudgeTarget {
+  /** The run dir being judged. */
+  readonly run: string;
+  readonly stage: 'judge' | 'validate';
+}
+
+/**
+ * The judge: one model for both runs, or a function giving the model for a run (for judges that read the run
+ * dir, such as the sandbox's stand-in judge).
+ */
+export type JudgeModel = LanguageModel | ((target: JudgeTarget) => LanguageModel);
+
+/** Options of {@link pipeline}: the work dir, the adapters of every step, and the sizes. */
+export interface PipelineConfig {
+  /** The work dir; every output goes under it (see {@link pipelineLayout}). */
+  readonly dir: string;
+  /** Where the sites are: sitemaps and pages for proposing, `baseUrl` for the browser, the split. */
+  readonly source: SiteSource;
+  /** The training sites. Default the split's `train` list. */
+  readonly sites?: readonly string[];
+  /** The proposer (Gemini in the user's setup). Needed by `propose`. */
+  readonly proposer?: LanguageModel;
+  /** The judge (Gemini in the user's setup). Needed by `judge` and `validate`. */
+  readonly judge?: JudgeModel;
+  /**
+   * The agent's model (Qwen VL behind an OpenAI-compatible server), run as `qwenPolicy({llm})`; its calls are
+   * metered and priced as that adapter's. Needed by `attempt` and `validate` unless `policy` is given.
+   */
+  readonly agent?: LanguageModel;
+  /**
+   * Any policy instead of `agent`. The tokens it reports are counted under provider `policy` (priced only if
+   * the meter's price table names its model).
+   */
+  readonly policy?: Policy;
+  /** The server's record of each episode. Default `browserEvidence()` (requests only, no data changes). */
+  readonly evidence?: EvidenceProvider;
+  /**
+   * Human tasks with verifiers (a JSONL file or the tasks): those of the training sites are attempted, judged
+   * and scored against their verifiers by `validate`. Needed by `validate`.
+   */
+  readonly humanTasks?: string | readonly Task[];
+  /** The most human tasks per site (the first ones, in file order). Default all. */
+  readonly humanPerSite?: number;
+  /** Tasks proposed per site. Default 140. */
+  readonly perSite?: number;
+  /** Tasks asked for per proposer call. Default 20. */
+  readonly batch?: number;
+  /** Seeds the proposer's focus-page draws. Default 20261008. */
+  readonly seed?: number;
+  /** Sites proposed at once. Default 8. */
+  readonly proposeWorkers?: number;
+  /** Episodes in parallel. Default 4. */
+  readonly concurrency?: number;
+  /** Steps per episode. Default 15. */
+  readonly maxSteps?: number;
+  /** Time limit of one episode in ms. Default 300 000. */
+  readonly episodeTimeoutMs?: number;
+  /** Time limit of one element action in ms. Default the attempt step's (10 000). */
+  readonly actionTimeoutMs?: number;
+  /** Episodes judged at once. Default 16. */
+  readonly judgeWorkers?: number;
+  /** The rows' step budget. Default 27 644. */
+  readonly budget?: number;
+  /** A browser to share (its owner closes it), or options for the one the pipeline launches and closes. */
+  readonly browser?: BrowserHost | BrowserOptions;
+  /** Stages not to run. */
+  readonly skip?: readonly PipelineStage[];
+  /** The only stages to run (then minus `skip`). */
+  readonly only?: readonly PipelineStage[];
+  /** Default the local disk. */
+  readonly store?: FileStore;
+  /** Counts every model call, under the stage's name. Default a new meter. */
+  readonly meter?: UsageMeter;
+  /** Progress: stage events and every step's own events. The library never prints. */
+  readonly onEvent?: (event: PipelineEvent) => void;
+  /** Stops the run: no new episode or stage starts, and the call rejects; a rerun goes on from there. */
+  readonly signal?: AbortSignal;
+}
+
+/** What the pipeline reports as it goes. */
+export type PipelineEvent =
+  /** The plan: the stages that will run, the sites, the layout. */
+  | { readonly type: 'plan'; readonly stages: readonly PipelineStage[]; readonly layout: PipelineLayout }
+  | { readonly type: 'stage-start'; readonly stage: PipelineStage }
+  | { readonly type: 'stage-end'; readonly stage: PipelineStage; readonly summary: StageSummary }
+  | { readonly type: 'stage-skipped'; readonly stage: PipelineStage; readonly reason: string }
+  | { readonly type: 'propose'; readonly event: ProposeEvent }
+  | { readonly type: 'attempt'; readonly stage: 'attempt' | 'validate'; readonly event: AttemptEvent }
+  | { readonly type: 'judge'; readonly stage: 'judge' | 'validate'; readonly event: JudgeEvent }
+  | { readonly type: 'rows'; readonly event: RowsEvent }
+  | { readonly type: 'report'; readonly run: 'run' | 'human'; readonly event: ReportEvent }
+  | { readonly type: 'warning'; readonly stage: PipelineStage; readonly message: string };
+
+/** What every stage summary has. */
+export interface StageFigures {
+  /** Wall time of the stage in ms. */
+  readonly ms: number;
+  /** The stage's model calls (those counted under its name by the meter during this call). */
+  readonly usage: UsageTotals;
+}
+
+/** `propose`: the tasks file. */
+export interface ProposeStageSummary extends StageFigures {
+  /** Training sites, and how many were already in the tasks file. */
+  readonly sites: number;
+  readonly resumedSites: number;
+  /** Tasks proposed by this call, of which information tasks. */
+  readonly proposed: number;
+  readonly info: number;
+  /** Tasks in the tasks file (all sites). */
+  readonly tasks: number;
+  /** Sites that got no task (proposed again by the next run). */
+  readonly emptySites: readonly string[];
+  readonly failedBatches: number;
+  readonly skippedTasks: number;
+}
+
+/** `attempt` (and the attempt half of `validate`): a run dir. */
+export interface AttemptStageSummary extends StageFigures {
+  /** Tasks to attempt. */
+  readonly tasks: number;
+  /** Finished episodes in the run dir (of these tasks), their steps and outcomes. */
+  readonly episodes: number;
+  readonly steps: number;
+  readonly outcomes: Readonly<Record<Outcome, number>>;
+  /** Episodes run by this call, and their steps. */
+  readonly ran: number;
+  readonly ranSteps: number;
+  /** Episodes that could not run in this call (model or server failures; a rerun retries them). */
+  readonly failed: number;
+  /** Verified episodes of the run and how many passed (human tasks); `null` for a run without verifiers. */
+  readonly verified: { readonly total: number; readonly passed: number; readonly rate: number } | null;
+}
+
+/** `judge` (and the judge half of `validate`): the judge records of a run. */
+export interface JudgeStageSummary extends StageFigures {
+  /** Episodes with a record, of which judged SUCCESS, and the rate (the seed's summary). */
+  readonly episodes: number;
+  readonly success: number;
+  readonly rate: number;
+  /** Episodes judged by this call (the rest had a record already). */
+  readonly judged: number;
+  /** Episodes left without a record: no verdict after the tries, or an error (a rerun judges them). */
+  readonly noVerdict: number;
+  readonly errors: number;
+  readonly model: string;
+}
+
+/** `validate`: the human tasks attempted, judged and scored against their verifiers. */
+export interface ValidateStageSummary extends StageFigures {
+  readonly humanTasks: number;
+  readonly attempt: AttemptStageSummary;
+  readonly judge: JudgeStageSummary;
+  /** The judge against the verifiers (agreement, precision, recall, with 95% intervals). */
+  readonly score: JudgeScoreWithIntervals;
+  readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>>;
+  /** `<dir>/human_judge/_validate.json`. */
+  readonly file: string;
+}
+
+/** `rows`: the training rows dir. */
+export interface RowsStageSummary extends StageFigures {
+  /** The seed's `_report.json`. */
+  readonly report: RowsReport;
+  /** The selected task ids, in selection order. */
+  readonly picked: readonly string[];
+  /** Episode dirs of earlier selections removed from the rows dir (it holds exactly the selection). */
+  readonly pruned: number;
+}
+
+/** `report`: the HTML reports. */
+export interface ReportStageSummary extends StageFigures {
+  /** `index.html` of the run's report and of the human run's, where there was a run to report. */
+  readonly run: string | null;
+  readonly human: string | null;
+}
+
+/** The summary of each stage, by stage. */
+export interface StageSummaries {
+  readonly propose: ProposeStageSummary;
+  readonly attempt: AttemptStageSummary;
+  readonly judge: JudgeStageSummary;
+  readonly validate: ValidateStageSummary;
+  readonly rows: RowsStageSummary;
+  readonly report: ReportStageSummary;
+}
+
+/** One stage's summary. */
+export type StageSummary = StageSummaries[PipelineStage];
+
+/** What {@link pipeline} returns. */
+export interface PipelineSummary {
+  readonly layout: PipelineLayout;
+  /** The stages that ran, with their figures. */
+  readonly stages: Partial<StageSummaries>;
+  /** The stages that did not run, and why. */
+  readonly skipped: ReadonlyArray<{ readonly stage: PipelineStage; readonly reason: string }>;
+  /**
+   * Whether everything is done. False when episodes could not run or were left unjudged, or sites got no task:
+   * run the pipeline again (same config) to finish; what is done is kept.
+   */
+  readonly complete: boolean;
+  /** Why it is not complete, in words. */
+  readonly incomplete: readonly string[];
+  /** The meter's figures: tokens and cost per stage and model. */
+  readonly usage: UsageSummary;
+  /** Wall time in ms. */
+  readonly ms: number;
+}
