@@ -1,0 +1,41 @@
+// Validate the judge before trusting its verdicts: attempt human tasks (they have verifiers), judge the episodes,
+// and score the judge against the verifiers: agreement, and the precision that matters for training data,
+// P(verifier passes | judge says SUCCESS), with 95% intervals, per site and task kind.
+//   npx tsx examples/validate-run.ts [human-task run dir]
+// Without a run dir it first records a small human-task run on the sandbox with the stand-in agent (or Qwen with
+// QWEN_ENDPOINT set); the judge is Gemini with GEMINI_API_KEY set, else the stand-in (see examples/setup.ts).
+import path from 'node:path';
+import { attempt, qwenPolicy, validate, writeReport, type Task } from '../src/index';
+import { exampleSetup } from './setup';
+
+const setup = await exampleSetup({ humanPerSite: 2 });
+console.log(setup.lines.join('\n'));
+try {
+  let run = process.argv[2];
+  if (!run) {
+    // %% A human-task run: every episode is checked by its task's verifier into results.jsonl.
+    run = 'runs/example-validate/human';
+    const summary = await attempt(setup.humanTasks as readonly Task[], {
+      policy: setup.policy ?? qwenPolicy({ llm: setup.agent! }),
+      source: setup.source,
+      evidence: setup.evidence,
+      out: run,
+      concurrency: 2,
+    });
+    console.log(`attempted ${summary.tasks} human tasks: the verifier passed ${summary.verified.passed} of ${summary.verified.total}`);
+  }
+
+  // %% Judge every episode (records in <run>_judge/) and score against results.jsonl (or results_regraded.jsonl).
+  const llm = typeof setup.judge === 'function' ? setup.judge({ run, stage: 'validate' }) : setup.judge;
+  const { report } = await validate(run, { llm });
+  const o = report.overall;
+  console.log(`judge ${report.judge} on ${o.episodes} episodes: agreement ${o.agreement}, precision ${o.precision} ${JSON.stringify(o.precision_ci)}, recall ${o.recall}`);
+  console.log(`  tp ${o.tp}, fp ${o.fp} (judged SUCCESS, verifier failed), fn ${o.fn}, tn ${o.tn}`);
+  for (const [kind, s] of Object.entries(report.by_kind)) console.log(`  ${kind}: precision ${s.precision}, recall ${s.recall} (n=${s.episodes})`);
+
+  // %% The disagreements are worth reading: the HTML report filters them.
+  const index = await writeReport({ run });
+  console.log(`report: file://${path.resolve(index)}`);
+} finally {
+  await setup.close();
+}
