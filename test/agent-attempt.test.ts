@@ -88,7 +88,8 @@ describe('attempt', () => {
     for (const [n, r] of rows.entries()) {
       expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
       expect(r.messages[0]!.content).toBe(AGENT_SYSTEM_PROMPT);
-      expect(r.messages[1]!.content.startsWith('<image>TASK: Add the Blue Kettle to the cart\n')).toBe(true);
+      expect(r.messages[1]!.content.startsWith('TASK: Add the Blue Kettle to the cart\n')).toBe(true);
+      expect(r.messages[1]!.content.endsWith('\n\nReply with the next action as JSON.<image>')).toBe(true);
       expect(r.messages[1]!.content).toContain(`CURRENT PAGE (step ${n + 1} of 15):\n${String(grade.seen![n])}`);
       expect(existsSync(path.join(dir, 'rows', r.images[0]!))).toBe(true);
     }

@@ -72,9 +72,10 @@ export function withImageTag(user: string, position: ImagePosition): string {
 }
 
 /**
- * The messages of a step as the default agent prompt would give them (system and user with the image tag),
- * for rows of policies that use no model (scripted, oracle).
+ * The messages of a step as `qwenPolicy` would give them to the model (system, and user with the image
+ * tag after the text, where the OpenAI-compatible adapter sends the screenshot), for rows of policies that use
+ * no model (scripted, oracle), so that training on them matches the Qwen agent's inference.
  */
-export function defaultAgentMessages(input: AgentPromptInput, position: ImagePosition = 'before'): { system: string; user: string } {
+export function defaultAgentMessages(input: AgentPromptInput, position: ImagePosition = 'after'): { system: string; user: string } {
   return { system: AGENT_SYSTEM_PROMPT, user: withImageTag(agentUserPrompt(input), position) };
 }
