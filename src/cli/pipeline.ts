@@ -330,9 +330,11 @@ function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | undefined, 
 }
 
 function standInNotice(sandbox: SandboxSetup, models: RealModels): string {
-  const standIns = [!models.proposer && 'proposer', !models.agentGiven && 'agent', !models.judge && 'judge'].filter(Boolean).join(', ');
+  const roles = [!models.proposer && 'proposer', !models.agentGiven && 'agent', !models.judge && 'judge'].filter((r): r is string => Boolean(r));
+  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the \w+)$/, ' and $1');
+  const many = roles.length > 1;
   return [
-    `NOTE: STAND-IN MODELS. The ${standIns} of this run ${standIns.includes(',') ? 'are' : 'is'} the sandbox's offline stand-in${standIns.includes(',') ? 's' : ''}, not ${standIns.includes(',') ? 'models' : 'a model'}:`,
+    `NOTE: STAND-IN MODELS. ${named[0]!.toUpperCase()}${named.slice(1)} of this run ${many ? 'are' : 'is'} the sandbox's offline stand-in${many ? 's' : ''}, not ${many ? 'models' : 'a model'}:`,
     '  the figures show the pipeline working end to end, not what real models would do.',
     `  Real models: ${REAL_COMMAND}`,
     '  (--serve-qwen --gpus N instead of --agent-endpoint starts vLLM here; model flags with --sandbox use real models on these sandbox sites.)',
