@@ -1,21 +1,22 @@
 // Validate the judge before trusting its verdicts: attempt human tasks (they have verifiers), judge the episodes,
 // and score the judge against the verifiers: agreement, and the precision that matters for training data,
 // P(verifier passes | judge says SUCCESS), with 95% intervals, per site and task kind.
-//   npx tsx examples/validate-run.ts [human-task run dir]
-// Without a run dir it first records a small human-task run on the sandbox with the stand-in agent (or Qwen with
-// QWEN_ENDPOINT set); the judge is Gemini with GEMINI_API_KEY set, else the stand-in (see examples/setup.ts).
+//   npx tsx examples/validate-run.ts [human-task run dir, default runs/example-validate/human]
+// A dir without a run (no results.jsonl) gets one first: human tasks of the sandbox attempted by the stand-in agent
+// (or Qwen with QWEN_ENDPOINT set). The judge is Gemini with GEMINI_API_KEY set, else the stand-in (examples/setup.ts).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { attempt, qwenPolicy, validate, writeReport, type Task } from '../src/index';
+import { TaskSchema, attempt, nodeStore, qwenPolicy, readJsonl, validate, writeReport } from '../src/index';
 import { exampleSetup } from './setup';
 
 const setup = await exampleSetup({ humanPerSite: 2 });
 console.log(setup.lines.join('\n'));
 try {
-  let run = process.argv[2];
-  if (!run) {
+  const run = process.argv[2] ?? 'runs/example-validate/human';
+  if (!existsSync(path.join(run, 'results.jsonl'))) {
     // %% A human-task run: every episode is checked by its task's verifier into results.jsonl.
-    run = 'runs/example-validate/human';
-    const summary = await attempt(setup.humanTasks as readonly Task[], {
+    const human = typeof setup.humanTasks === 'string' ? await readJsonl(nodeStore(), setup.humanTasks, TaskSchema) : (setup.humanTasks ?? []);
+    const summary = await attempt(human, {
       policy: setup.policy ?? qwenPolicy({ llm: setup.agent! }),
       source: setup.source,
       evidence: setup.evidence,
