@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,56 @@ describe('taskgen pipeline --sandbox', () => {
     const rows = await finish(cli(['--sandbox', '--out', path.join(tmp, 'nothing'), '--skip', 'propose,attempt,judge,validate']));
     expect(rows.code).toBe(1);
     expect(rows.stderr).toContain(`the rows stage needs ${path.join(tmp, 'nothing')}/tasks.jsonl: run the propose stage, or put your tasks there`);
+  });
+});
+
+// A fake `vllm`: records its arguments and the chat requests it gets, serves /health and an OpenAI-compatible chat
+// endpoint whose agent answers at once, and exits on SIGTERM.
+const FAKE_VLLM = `#!/usr/bin/env node
+const fs = require('node:fs');
+const http = require('node:http');
+const args = process.argv.slice(2);
+fs.writeFileSync(process.env.FAKE_RECORD, JSON.stringify({ args, pid: process.pid }));
+const port = Number(args[args.indexOf('--port') + 1]);
+http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    if (req.url === '/health') { res.writeHead(200); return res.end(); }
+    fs.appendFileSync(process.env.FAKE_RECORD + '.requests', body + '\\n');
+    const content = '{"done": {"answer": "I am a fake"}}';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: args[1],
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 900, completion_tokens: 12, total_tokens: 912 } }));
+  });
+}).listen(port, '127.0.0.1', () => console.log('INFO Application startup complete.'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
+describe('taskgen pipeline --serve-qwen', () => {
+  it('starts vLLM for the agent, acts through it with thinking off, meters it, and stops it at the end', async () => {
+    const vllm = path.join(tmp, 'vllm');
+    await writeFile(vllm, FAKE_VLLM);
+    await chmod(vllm, 0o755);
+    const record = path.join(tmp, 'vllm.json');
+    const out = path.join(tmp, 'served');
+    const args = ['--sandbox', '--out', out, '--sandbox-sites', '1', '--per-site', '1', '--only', 'propose,attempt', '--serve-qwen', '--gpus', '2', '--vllm', vllm];
+    const r = await finish(cli(args, { FAKE_RECORD: record }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/agent: +Qwen\/Qwen3\.5-4B on the OpenAI-compatible server http:\/\/127\.0\.0\.1:\d+\/v1 \(no key\) \(vLLM started here by --serve-qwen, 2 GPU\(s\), stopped at the end\)/);
+    expect(r.stdout).toContain("NOTE: STAND-IN MODELS. The proposer of this run is the sandbox's offline stand-in, not a model");
+    expect(r.stdout).toMatch(/attempt +Qwen\/Qwen3\.5-4B +1 calls +900 in +12 out +\$0\.0000/);
+    const { args: served, pid } = JSON.parse(await readFile(record, 'utf8'));
+    expect(served.slice(0, 2)).toEqual(['serve', 'Qwen/Qwen3.5-4B']);
+    expect(served).toEqual(expect.arrayContaining(['--data-parallel-size', '2']));
+    const [request] = (await readFile(`${record}.requests`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(request.chat_template_kwargs).toEqual({ enable_thinking: false });
+    expect(JSON.stringify(request.messages)).toContain('data:image/png;base64,');
+    expect(() => process.kill(pid, 0)).toThrow(); // stopped
+    expect(await readFile(path.join(out, 'vllm.log'), 'utf8')).toContain('Application startup complete.');
+    const [episode] = (await readdir(path.join(out, 'run'))).filter((d) => d.startsWith('tg-'));
+    expect(JSON.parse(await readFile(path.join(out, 'run', episode!, 'episode.json'), 'utf8'))).toMatchObject({ model: 'Qwen/Qwen3.5-4B', answer: 'I am a fake' });
   });
 });
 

@@ -163,7 +163,8 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     const printer = pipelinePrinter({ perSite: config.perSite ?? 140, progress: flags.progress });
     const summary = await pipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
     process.stdout.write(`${formatPipelineSummary(summary)}\n`);
-    if (sandbox && usesStandIns(models)) process.stdout.write(`${standInNotice(sandbox, models)}\n`);
+    const standIns = standInRoles(models, runs);
+    if (sandbox && standIns.length) process.stdout.write(`${standInNotice(sandbox, standIns)}\n`);
     if (!summary.complete) process.exitCode = 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -307,8 +308,14 @@ async function evidenceFor(flags: PipelineFlags, sandbox: SandboxSetup | undefin
   return sandboxEvidence({ url: flags.baseUrl });
 }
 
-function usesStandIns(models: RealModels): boolean {
-  return !models.proposer || !models.judge || !models.agentGiven;
+// The roles a stand-in plays in this run: those whose stages run and no real model was named for.
+function standInRoles(models: RealModels, runs: (...s: PipelineStage[]) => boolean): string[] {
+  const roles: Array<[string, boolean]> = [
+    ['proposer', runs('propose') && !models.proposer],
+    ['agent', runs('attempt', 'validate') && !models.agentGiven],
+    ['judge', runs('judge', 'validate') && !models.judge],
+  ];
+  return roles.filter(([, standIn]) => standIn).map(([role]) => role);
 }
 
 // Which sites, server and models this run uses, in words.
@@ -325,12 +332,12 @@ function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | undefined, 
   role('proposer', runs('propose'), models.proposer?.description, sandbox?.describe.proposer);
   role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
   role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
-  if (sandbox && usesStandIns(models)) lines.push(standInNotice(sandbox, models));
+  const standIns = standInRoles(models, runs);
+  if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
   return lines;
 }
 
-function standInNotice(sandbox: SandboxSetup, models: RealModels): string {
-  const roles = [!models.proposer && 'proposer', !models.agentGiven && 'agent', !models.judge && 'judge'].filter((r): r is string => Boolean(r));
+function standInNotice(sandbox: SandboxSetup, roles: readonly string[]): string {
   const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the \w+)$/, ' and $1');
   const many = roles.length > 1;
   return [
