@@ -26,8 +26,9 @@ import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
 import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
 
-/** The seed's work dir (`data/webmix/taskgen`), and the demo's. */
+/** The work dir by default: the seed's `data/webmix/taskgen`. */
 export const DEFAULT_PIPELINE_DIR = 'data/webmix/taskgen';
+/** The work dir by default with `--sandbox` (`npm run demo`). */
 export const DEFAULT_DEMO_DIR = 'demo';
 
 /** The flags of `taskgen pipeline`. */
@@ -200,6 +201,9 @@ function resolveRealModels(flags: PipelineFlags, runs: (...s: PipelineStage[]) =
         })
       : undefined;
   const agentGiven = flags.serveQwen || Boolean(flags.agentEndpoint ?? (flags.sandbox ? undefined : process.env.QWEN_ENDPOINT));
+  if (agentGiven && flags.agentApiKeyEnv && !process.env[flags.agentApiKeyEnv]) {
+    throw new Error(`no API key for the agent: set ${flags.agentApiKeyEnv} in the environment (--agent-api-key-env)`);
+  }
   return { proposer, judge, agentGiven };
 }
 
