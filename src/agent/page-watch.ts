@@ -135,6 +135,9 @@ export class PageWatch {
       }
     }
     if (this.goneReason) throw new PageGoneError(this.goneReason);
+    // The page's own callbacks on what came back (`fetch(...).then(update)`) run in tasks after the response:
+    // let a frame and a task pass so the observation sees their result.
+    await this.guard(this.page.evaluate(AFTER_A_FRAME)).catch(rethrowGone);
   }
 
   private track(p: Promise<unknown>): void {
@@ -159,6 +162,8 @@ export class PageWatch {
     await this.page.goto(target.href, { waitUntil: 'load', timeout: 10_000 }).catch(() => {});
   }
 }
+
+const AFTER_A_FRAME = 'new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))';
 
 function rethrowGone(error: unknown): void {
   if (error instanceof PageGoneError) throw error;
