@@ -57,11 +57,17 @@ export function noRow(table: string, where: Record<string, Scalar>): StateCheck 
 
 /**
  * The bank's order: one task from each group in turn (groups are generators), so any prefix of the bank mixes
- * kinds of task; within a group, the group's order.
+ * kinds of task; within a group, the group's order. Info and action groups take turns, so even the first few
+ * tasks (a small `--per-site`) mix questions and things to do.
  */
 export function roundRobin(groups: ReadonlyArray<readonly TaskSpec[]>): TaskSpec[] {
+  const info = groups.filter((g) => g[0]?.kind === 'info');
+  const other = groups.filter((g) => g[0]?.kind !== 'info');
+  const alternating = Array.from({ length: Math.max(info.length, other.length) }, (_, i) => [info[i], other[i]])
+    .flat()
+    .filter((g): g is readonly TaskSpec[] => g !== undefined);
   const out: TaskSpec[] = [];
-  const queues = groups.map((g) => [...g]);
+  const queues = alternating.map((g) => [...g]);
   while (queues.some((q) => q.length)) {
     for (const q of queues) {
       const next = q.shift();
