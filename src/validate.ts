@@ -77,6 +77,28 @@ export function scoreJudge(pairs: readonly JudgePair[]): JudgeScoreWithIntervals
   };
 }
 
+/** An episode with its verifier's and its judge's result, for {@link scoreGroups}. */
+export interface VerifiedJudgment {
+  readonly verifier: boolean;
+  readonly judge: boolean;
+}
+
+/** {@link scoreJudge} per group (site, task kind...), the groups in code-point order. */
+export function scoreGroups<T extends VerifiedJudgment>(
+  items: readonly T[],
+  groupOf: (item: T) => string,
+): Record<string, JudgeScoreWithIntervals> {
+  const groups = new Map<string, JudgePair[]>();
+  for (const item of items) {
+    const key = groupOf(item);
+    const list = groups.get(key) ?? [];
+    list.push([item.verifier, item.judge]);
+    groups.set(key, list);
+  }
+  const keys = [...groups.keys()].sort(compareCodePoints);
+  return Object.fromEntries(keys.map((k) => [k, scoreJudge(groups.get(k)!)]));
+}
+
 const SCORE_KEYS = ['episodes', 'agreement', 'verifier_pass', 'judge_pass', 'precision', 'recall', 'tp', 'fp', 'fn', 'tn'] as const;
 const FLOAT_KEYS = new Set(['agreement', 'precision', 'recall', 'rate']);
 
@@ -119,24 +141,13 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
     )
   ).filter((p) => p !== null);
 
-  const group = (keyOf: (taskId: string) => string) => {
-    const groups = new Map<string, JudgePair[]>();
-    for (const p of pairs) {
-      const key = keyOf(p.taskId);
-      const list = groups.get(key) ?? [];
-      list.push([p.verifier, p.judge]);
-      groups.set(key, list);
-    }
-    const keys = [...groups.keys()].sort(compareCodePoints);
-    return Object.fromEntries(keys.map((k) => [k, scoreJudge(groups.get(k)!)]));
-  };
   const task = (taskId: string) => judged.tasks.get(taskId);
   const report: ValidateReport = {
     run: pyPathStr(run),
     judge: judged.summary.judge,
     overall: scoreJudge(pairs.map((p) => [p.verifier, p.judge])),
-    by_site: group((id) => task(id)?.site ?? '(unknown)'),
-    by_kind: group((id) => task(id)?.task_kind ?? '(unknown)'),
+    by_site: scoreGroups(pairs, (p) => task(p.taskId)?.site ?? '(unknown)'),
+    by_kind: scoreGroups(pairs, (p) => task(p.taskId)?.task_kind ?? '(unknown)'),
   };
   await store.writeAtomic(
     path.posix.join(judged.judgeDir, '_validate.json'),

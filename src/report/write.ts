@@ -13,7 +13,7 @@ import type { FileStore } from '../fs/types';
 import { readReportEpisode } from './gather-episode';
 import { readRunForReport, trimSlashes, type ReportRunData } from './gather-run';
 import { renderEpisodeScript, renderPage } from './html';
-import { scoreGroups, scorePairs } from './score';
+import { scoreGroups, scoreJudge } from '../validate';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
 
 /** What {@link writeReport} reports as it goes. */
@@ -134,7 +134,7 @@ export function reportScores(data: ReportRunData, summaries: readonly ReportEpis
   return {
     scores: {
       source,
-      overall: scorePairs(pairs),
+      overall: scoreJudge(pairs.map((p) => [p.verifier, p.judge] as const)),
       bySite: scoreGroups(pairs, (p) => p.site),
       byKind: scoreGroups(pairs, (p) => p.kind),
     },
