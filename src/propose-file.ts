@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { InputError } from './errors';
-import { isNotFound, type FileStore } from './fs/types';
+import { readTextIfExists, type FileStore } from './fs/types';
 import { parseJsonText, parseWith } from './io';
 import { pyStrip } from './py/text';
 
@@ -47,13 +47,8 @@ export async function readTasksFile(
   file: string,
   onEvent?: (event: TasksFileEvent) => void,
 ): Promise<TasksFile> {
-  let text: string;
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (isNotFound(error)) return { text: '', sites: [] };
-    throw error;
-  }
+  const text = await readTextIfExists(store, file);
+  if (text === null) return { text: '', sites: [] };
   const lines = text.split('\n');
   const last = lines.pop()!; // what follows the last newline: '' when the file ends with one
   const entries = lines.map((line, i) => ({ line, site: siteOf(line, file, i + 1) }));

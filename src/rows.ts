@@ -6,7 +6,7 @@
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { nodeStore } from './fs/node';
-import { isNotFound, type FileStore } from './fs/types';
+import { readTextIfExists, type FileStore } from './fs/types';
 import { parseJsonText, parseWith, readJsonl } from './io';
 import { judgeDirOf } from './judge/run';
 import { assertPlainName } from './names';
@@ -186,21 +186,12 @@ async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<R
 
 // The number of rows of a judged success with a rows file; undefined for any other task.
 async function candidateRows(store: FileStore, recordFile: string, rows: string): Promise<number | undefined> {
-  const record = await readOptional(store, recordFile);
-  if (record === undefined) return undefined;
+  const record = await readTextIfExists(store, recordFile);
+  if (record === null) return undefined;
   const { predicted_label } = parseWith(JudgeRecordSchema, parseJsonText(record, { file: recordFile }), { file: recordFile });
   if (!pyEquals(predicted_label, 1)) return undefined;
-  const text = await readOptional(store, path.posix.join(rows, 'rows.jsonl'));
-  return text === undefined ? undefined : countNonBlankLines(text);
-}
-
-async function readOptional(store: FileStore, file: string): Promise<string | undefined> {
-  try {
-    return await store.readText(file);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(store, path.posix.join(rows, 'rows.jsonl'));
+  return text === null ? undefined : countNonBlankLines(text);
 }
 
 // `sum(1 for l in text.split("\n") if l.strip())`

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { FileStore } from '../fs/types';
-import { isNotFound } from '../fs/types';
+import { readTextIfExists } from '../fs/types';
 import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
 import { EPISODE_FILES } from './recorder';
 
@@ -38,13 +38,8 @@ export async function scanRun(store: FileStore, out: string, taskIds: readonly s
 }
 
 async function readEpisode(store: FileStore, file: string): Promise<Episode | null> {
-  let text: string;
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
+  const text = await readTextIfExists(store, file);
+  if (text === null) return null;
   try {
     const parsed = EpisodeSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
@@ -64,12 +59,7 @@ export async function mergeTasksFile(
   warn: (message: string) => void = () => {},
 ): Promise<Task[]> {
   const file = path.posix.join(out, RUN_FILES.tasks);
-  let text = '';
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
+  const text = (await readTextIfExists(store, file)) ?? '';
   const merged: Task[] = [];
   const ids = new Set<string>();
   text.split('\n').forEach((line, i) => {

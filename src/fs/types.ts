@@ -46,3 +46,13 @@ export function notFound(path: string): NodeJS.ErrnoException {
 export function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 }
+
+/** The file's text, or `null` when it does not exist (other errors are thrown). */
+export async function readTextIfExists(store: FileStore, path: string): Promise<string | null> {
+  try {
+    return await store.readText(path);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}

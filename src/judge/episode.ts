@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
-import { isNotFound, type FileStore } from '../fs/types';
+import { readTextIfExists, type FileStore } from '../fs/types';
 import { parseJsonText, parseWith } from '../io';
 import type { ImageInput, LanguageModel } from '../llm/types';
 import { assertPlainName } from '../names';
@@ -34,13 +34,8 @@ export async function buildJudgeRequest(
 ): Promise<JudgeRequest | null> {
   const store = options.store ?? nodeStore();
   const file = path.posix.join(episode, 'grade_inputs.json');
-  let text: string;
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
+  const text = await readTextIfExists(store, file);
+  if (text === null) return null;
   const inputs = parseWith(GradeInputsSchema, parseJsonText(text, { file }), { file });
   let prompt: string;
   try {
@@ -156,13 +151,8 @@ export async function judgeEpisodeDetailed(
 }
 
 async function readCached(store: FileStore, file: string): Promise<JudgeRecord | null> {
-  let text: string;
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (isNotFound(error)) return null;
-    throw error;
-  }
+  const text = await readTextIfExists(store, file);
+  if (text === null) return null;
   return parseWith(JudgeRecordSchema, parseJsonText(text, { file }), { file });
 }
 
