@@ -9,14 +9,13 @@
  * `BENCH_EPISODES` scales the run down for a quick look.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
-import { PyFloat, compareCodePoints, isNotFound, nodeStore, type FileStore, buildJudgeRequest, cpLength, judgeRun, loadInstructions, pyDumps, writeRows, type LanguageModel } from '../src/index';
+import { PyFloat, buildJudgeRequest, cpLength, judgeRun, loadInstructions, pyDumps, writeRows, type LanguageModel } from '../src/index';
 import { makeImage } from '../test/fakes/index';
 import { runPython } from '../test/helpers/python';
 import { rng, rowsText } from '../test/helpers/runs';
@@ -50,14 +49,14 @@ async function main(dir: string): Promise<void> {
   const tasks = await loadInstructions(run);
   const listEpisodes = async () =>
     (await fs.readdir(run, { withFileTypes: true })).filter((e) => e.isDirectory() && tasks.has(e.name)).map((e) => e.name).sort();
-  const buildAll = async (concurrency: number, store?: FileStore) => {
+  const buildAll = async (concurrency: number) => {
     const ids = await listEpisodes();
     const queue = new PQueue({ concurrency });
     let checksum = 0;
     await Promise.all(
       ids.map((id) =>
         queue.add(async () => {
-          const request = await buildJudgeRequest(path.join(run, id), tasks.get(id)!.instruction, { store });
+          const request = await buildJudgeRequest(path.join(run, id), tasks.get(id)!.instruction);
           if (request) checksum += cpLength(request.prompt) + request.screenshots.length;
         }),
       ),
@@ -67,66 +66,29 @@ async function main(dir: string): Promise<void> {
   await buildAll(16); // warm-up: JIT and page cache, as the seed's run below has the page cache warm too
   const [seq, seqSum] = await timed(() => buildAll(1));
   const [par, parSum] = await timed(() => buildAll(16));
-  const [sync, syncSum] = await timed(() => buildAll(1, syncReadStore()));
   const py = runPython<Timing & { checksum: number }>(PY_PROMPTS, { run });
-  const same = seqSum === py.checksum && parSum === py.checksum && syncSum === py.checksum;
+  const same = seqSum === py.checksum && parSum === py.checksum;
   say(`(a) judge prompt + screenshots for ${(await listEpisodes()).length} episodes (checksums ${same ? 'equal' : `DIFFER: ${seqSum} vs ${py.checksum}`})`);
   say(`    seed (Python)        ${compare(py)}`);
   say(`    ours, one at a time  ${compare(seq, py)}`);
   say(`    ours, 16 at a time   ${compare(par, py)}`);
-  say(`    ours, one at a time, synchronous reads (syncReadStore)  ${compare(sync, py)}`);
 
-  // (c) the full judge run, in a child process so its peak RSS is its own, each store on a fresh judge dir.
-  const judgeChild = (sync: boolean) => {
-    const args = ['--import', 'tsx', self, '--judge-child', run, ...(sync ? ['--sync'] : [])];
-    const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
-    if (child.status !== 0) throw new Error(`judge child failed: ${child.stderr}`);
-    return JSON.parse(child.stdout) as { seconds: number; maxRssMB: number; summary: Record<string, unknown> };
-  };
+  // (c) the full judge run, in a child process so its peak RSS is its own.
+  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--judge-child', run], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (child.status !== 0) throw new Error(`judge child failed: ${child.stderr}`);
+  const judged = JSON.parse(child.stdout) as { seconds: number; maxRssMB: number; summary: Record<string, unknown> };
   say(`(c) judgeRun over ${EPISODES} episodes, zero-latency model, 16 workers (aim: under 20 s and 300 MB)`);
-  for (const [label, sync] of [['nodeStore', false], ['syncReadStore', true]] as const) {
-    const judged = judgeChild(sync);
-    say(`    ${label.padEnd(14)} ${judged.seconds.toFixed(2)} s wall, peak RSS ${judged.maxRssMB.toFixed(0)} MB: ` +
-      pyDumps(judged.summary, { floatKeys: new Set(['rate']) }));
-    if (!sync) await fs.rename(`${run}_judge`, `${run}_judge_first`);
-  }
-  await fs.rm(`${run}_judge`, { recursive: true });
-  await fs.rename(`${run}_judge_first`, `${run}_judge`);
+  say(`    ${judged.seconds.toFixed(2)} s wall, peak RSS ${judged.maxRssMB.toFixed(0)} MB: ` +
+    pyDumps(judged.summary, { floatKeys: new Set(['rate']) }));
 
   // (b) rows: 27,644 steps
   const pyRows = runPython<Timing & { line: string }>(PY_ROWS, { run, out: path.join(dir, 'rows-py'), tasks: tasksFile, budget: BUDGET });
   const [rowsTime, selection] = await timed(() => writeRows({ run, out: path.join(dir, 'rows-ts'), tasks: tasksFile, budget: BUDGET }));
-  const [rowsSync] = await timed(() =>
-    writeRows({ run, out: path.join(dir, 'rows-sync'), tasks: tasksFile, budget: BUDGET, store: syncReadStore() }));
   const sameReport = `${pyDumps(selection.report)}\n` === pyRows.line;
   say(`(b) rows for ${BUDGET} steps: ${selection.report.selected_trajectories} episodes, ${selection.report.selected_rows} rows of ` +
     `${selection.report.candidates} candidates (reports ${sameReport ? 'equal' : `DIFFER: ${pyRows.line.trim()}`})`);
   say(`    seed cmd_rows (copies)       ${compare(pyRows)}`);
   say(`    ours writeRows (hard links)  ${compare(rowsTime, pyRows)}`);
-  say(`    ours, syncReadStore          ${compare(rowsSync, pyRows)}`);
-}
-
-/**
- * nodeStore with its reads, listings and existence checks done synchronously: Node 20's fs.promises costs about
- * a millisecond of wall time per small-file read on a busy machine, far more than the read itself.
- */
-function syncReadStore(): FileStore {
-  return {
-    ...nodeStore(),
-    readText: async (p) => readFileSync(p, 'utf8'),
-    readBytes: async (p) => new Uint8Array(readFileSync(p)),
-    exists: async (p) => existsSync(p),
-    async list(dir) {
-      let entries;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch (error) {
-        if (isNotFound(error)) return [];
-        throw error;
-      }
-      return entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() })).sort((a, b) => compareCodePoints(a.name, b.name));
-    },
-  };
 }
 
 const PY_PROMPTS = `
@@ -278,8 +240,7 @@ function sec(ms: number): string {
 
 if (process.argv[2] === '--judge-child') {
   const start = performance.now();
-  const store = process.argv[4] === '--sync' ? syncReadStore() : undefined;
-  const { summary } = await judgeRun(process.argv[3]!, { llm: instantJudge, workers: 16, store });
+  const { summary } = await judgeRun(process.argv[3]!, { llm: instantJudge, workers: 16 });
   const seconds = (performance.now() - start) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMB: process.resourceUsage().maxRSS / 1024, summary }));
   process.exit(0);

@@ -15,7 +15,7 @@ import type { SiteSource } from '../source/types';
 import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
-import { mergeTasksFile, scanRun, writeResults, type FinishedEpisode } from './run-dir';
+import { mergeTasksFile, scanRun, writeResults } from './run-dir';
 import type { EvidenceProvider, Policy } from './types';
 
 /** Options of {@link attempt}. */

@@ -69,7 +69,7 @@ class Ledger {
   private readonly addTx;
   private readonly addPayment;
 
-  constructor(private readonly db: SeedInput['db'], private readonly faker: Faker, private readonly theme: BankTheme, private readonly today: string) {
+  constructor(db: SeedInput['db'], private readonly faker: Faker, private readonly theme: BankTheme, private readonly today: string) {
     this.confirmation = 204100 + faker.number.int({ min: 10, max: 90 });
     this.addTx = db.prepare(`INSERT INTO transactions (account_id, date, name, category, amount, balance, method, reference, status)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);

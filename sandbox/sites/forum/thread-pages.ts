@@ -26,7 +26,7 @@ function threadOf(ctx: RequestCtx): ThreadRow | undefined {
   return id === undefined ? undefined : getThread(ctx.db, id);
 }
 
-function postCard(ctx: RequestCtx, t: ThreadRow, p: PostRow, mine: boolean, voted: boolean, signature: string): SafeHtml {
+function postCard(ctx: RequestCtx, p: PostRow, mine: boolean, voted: boolean, signature: string): SafeHtml {
   const who = `post #${p.number} by ${p.author}`;
   const vote = mine
     ? html`<span class="muted">${plural(p.score, 'vote')}</span>`
@@ -68,7 +68,7 @@ ${postForm(ctx.href(`/threads/${t.id}/reply`), html`${textArea({ label: 'Your re
 ${postForm(ctx.href(`/threads/${t.id}/bookmark`), submit(saved ? 'Remove bookmark' : 'Bookmark thread', { variant: 'secondary' }), { inline: true })}
 ${mine ? postForm(ctx.href(`/threads/${t.id}/delete`), submit('Delete thread', { variant: 'danger' }), { inline: true }) : ''}</div>
 ${pages > 1 ? html`<p class="muted">Page ${page} of ${pages}</p>` : ''}
-${shown.map((p) => postCard(ctx, t, p, p.author_id === me.member_id, voted.has(p.id), me.signature))}
+${shown.map((p) => postCard(ctx, p, p.author_id === me.member_id, voted.has(p.id), me.signature))}
 ${pager({ page, pages, href: (n) => ctx.href(`/threads/${t.id}`, { page: n }) })}
 ${replyForm}`,
   });
