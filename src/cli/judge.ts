@@ -5,7 +5,7 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent } from '../judge/run';
+import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions } from '../judge/run';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
@@ -35,10 +35,19 @@ export function judgeOptions(command: Command): Command {
 }
 
 /** The judge model the flags name, metered, with its description printed on stderr. */
-export function judgeModel(flags: JudgeFlags, meter: UsageMeter): LanguageModel {
+function judgeModel(flags: JudgeFlags, meter: UsageMeter): LanguageModel {
   const model = resolveModel({ model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv });
   process.stderr.write(`judge: ${model.description}\n`);
   return withUsage(model, meter, { step: 'judge' });
+}
+
+/** What `judge` and `validate` run with: the judge pass's options from the flags, its meter, and the printer's stop. */
+export function judgePass(flags: JudgeFlags): { options: JudgeRunOptions; meter: UsageMeter; stop: () => void } {
+  const meter = new UsageMeter();
+  const llm = judgeModel(flags, meter);
+  const printer = judgePrinter();
+  const options = { llm, model: flags.model, workers: flags.workers, tasks: flags.tasks, onEvent: printer.onEvent };
+  return { options, meter, stop: printer.stop };
 }
 
 /** The seed's stdout lines and errors, warnings on stderr, and on a terminal a progress bar of episodes. */
@@ -99,16 +108,8 @@ export function register(program: Command): void {
           'for them, so a rerun judges just those)',
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
-    const meter = new UsageMeter();
-    const llm = judgeModel(flags, meter);
-    const printer = judgePrinter();
-    const { summary } = await judgeRun(run, {
-      llm,
-      model: flags.model,
-      workers: flags.workers,
-      tasks: flags.tasks,
-      onEvent: printer.onEvent,
-    }).finally(printer.stop);
+    const { options, meter, stop } = judgePass(flags);
+    const { summary } = await judgeRun(run, options).finally(stop);
     process.stdout.write(`${formatJudgeSummary(summary)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
     exitIfUnjudged(summary);

@@ -7,10 +7,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { formatJudgeSummary } from '../judge/run';
-import { UsageMeter, formatUsage } from '../llm/usage';
+import { formatUsage } from '../llm/usage';
 import type { Interval, JudgeScoreWithIntervals } from '../schemas';
 import { formatScore, validate } from '../validate';
-import { exitIfUnjudged, judgeModel, judgeOptions, judgePrinter, type JudgeFlags } from './judge';
+import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
 
 function interval(ci: Interval): string {
   return ci ? `[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : '[-]';
@@ -34,16 +34,8 @@ export function register(program: Command): void {
           'the figures cover the judged episodes, and the command exits 1 when some were not judged',
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
-    const meter = new UsageMeter();
-    const llm = judgeModel(flags, meter);
-    const printer = judgePrinter();
-    const { report, judged } = await validate(run, {
-      llm,
-      model: flags.model,
-      workers: flags.workers,
-      tasks: flags.tasks,
-      onEvent: printer.onEvent,
-    }).finally(printer.stop);
+    const { options, meter, stop } = judgePass(flags);
+    const { report, judged } = await validate(run, options).finally(stop);
     process.stdout.write(`${formatJudgeSummary(judged.summary)}\n${formatScore(report.overall)}\n`);
     const rows = [
       scoreRow('overall', report.overall),
