@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCatalog } from '../sandbox/index';
 import { startFakeOpenAI, type FakeServer } from './fakes/index';
+import { runCli, spawnScript, finish } from './helpers/cli';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 
 // `taskgen attempt` in a child process with the qwen policy on a fake OpenAI-compatible server: a run killed
@@ -47,19 +48,9 @@ afterAll(async () => {
 });
 
 function cli(out: string): ChildProcess {
-  const args = ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
+  const args = ['attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
     '--endpoint', model.url, '--model', 'Qwen/Qwen3.5-4B', '--concurrency', '2', '--no-progress'];
-  // its own process group, so SIGKILL takes its Chromium down with it, as `kill -9` of a job would
-  return spawn(process.execPath, args, { cwd: path.resolve(__dirname, '..'), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function finish(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { code, stdout, stderr };
+  return spawnScript('src/cli.ts', args, { detached: true });
 }
 
 async function finishedEpisodes(out: string): Promise<number> {
@@ -132,10 +123,7 @@ describe('taskgen attempt', () => {
     const file = path.join(tmp, 'human.jsonl');
     await writeFile(file, human.map((t) => JSON.stringify(t)).join('\n') + '\n');
     const out = path.join(tmp, 'oracle-run');
-    const r = await finish(spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', file, '--out', out, '--policy', 'oracle', '--no-progress'], {
-      cwd: path.resolve(__dirname, '..'),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    const r = await runCli(['attempt', '--tasks', file, '--out', out, '--policy', 'oracle', '--no-progress']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/started the sandbox \(bundled sites\) at http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stderr).toContain("with the sandbox's stand-in oracle agent (stand-in-oracle: it replays known solutions, it is not a model)");
@@ -150,15 +138,8 @@ describe('taskgen attempt', () => {
   it('names a bad tasks line by file, line and field', async () => {
     const bad = path.join(tmp, 'bad.jsonl');
     await writeFile(bad, `${JSON.stringify(fixtureTask('ok', 'Find kettle'))}\n{"task_id": "x", "site": "shop"}\n`);
-    const r = await finish(spawnBad(bad));
+    const r = await runCli(['attempt', '--tasks', bad, '--out', path.join(tmp, 'bad-run'), '--base-url', site.baseUrl]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}:2: kind`);
   });
 });
-
-function spawnBad(tasks: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'attempt', '--tasks', tasks, '--out', path.join(tmp, 'bad-run'), '--base-url', site.baseUrl], {
-    cwd: path.resolve(__dirname, '..'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}

@@ -46,12 +46,12 @@ describe('attempt on the sandbox', () => {
     });
     expect(failures).toEqual([]);
     const results = (await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const failing = results.filter((r) => !r.ok).map((r) => r.task_id);
-    for (const id of failing) {
-      const episode = JSON.parse(await readFile(path.join(out, id, 'episode.json'), 'utf8'));
-      const grade = JSON.parse(await readFile(path.join(out, id, 'grade_inputs.json'), 'utf8'));
-      process.stderr.write(`${id}: ${JSON.stringify(episode.checks)}\n${JSON.stringify(grade.actions)}\n${grade.seen.at(-1).slice(0, 600)}\n`);
-    }
+    // each failure with its checks, actions and last page, so a red run says why
+    const failing = await Promise.all(results.filter((r) => !r.ok).map(async (r) => {
+      const episode = JSON.parse(await readFile(path.join(out, r.task_id, 'episode.json'), 'utf8'));
+      const grade = JSON.parse(await readFile(path.join(out, r.task_id, 'grade_inputs.json'), 'utf8'));
+      return `${r.task_id}: ${JSON.stringify(episode.checks)}\n${JSON.stringify(grade.actions)}\n${grade.seen.at(-1).slice(0, 600)}`;
+    }));
     expect(failing).toEqual([]);
     expect(summary).toMatchObject({ recorded: tasks.length, failed: 0, verified: { total: tasks.length, passed: tasks.length } });
     expect(summary.outcomes.done).toBe(tasks.length);

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeServer } from './fakes/index';
+import { runCli } from './helpers/cli';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
 // `taskgen judge | validate | rows` in a child process, the judge on the real Gemini SDK against a fake server.
@@ -11,18 +11,7 @@ const KEY = 'test-key-not-secret-123';
 let server: FakeServer;
 let run: string;
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: path.resolve(__dirname, '..'),
-    env: { ...process.env, GEMINI_API_KEY: KEY, GEMINI_BASE_URL: server.url },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const cli = (args: string[]) => runCli(args, { env: { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: server.url } });
 
 beforeAll(async () => {
   server = await startFakeGemini({

@@ -4,7 +4,7 @@
  * again during judge, then started again, ends with the same rows as an uninterrupted run; stages can be skipped;
  * bad configs fail at once with clear errors.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini, type FakeServer } from './fakes/index';
+import { finish, spawnScript, type Finished } from './helpers/cli';
 
 const KEY = 'test-key-not-secret-123';
 const PROPOSED = 6; // 2 sites x 3 tasks
@@ -34,29 +35,10 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function cli(args: string[], env: Record<string, string | undefined> = { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: judge.url }): ChildProcess {
-  const clean = { ...process.env, GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined, QWEN_ENDPOINT: undefined, ...env };
-  // its own process group, so SIGKILL takes its Chromium and sandbox down with it, as `kill -9` of a job would
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'pipeline', ...args], {
-    cwd: path.resolve(__dirname, '..'),
-    env: clean,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-function finish(child: ChildProcess): Promise<Done> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const clean = { GEMINI_API_KEY: undefined, GOOGLE_API_KEY: undefined, QWEN_ENDPOINT: undefined, ...env };
+  // detached: a kill of its process group takes its Chromium and sandbox down with it
+  return spawnScript('src/cli.ts', ['pipeline', ...args], { env: clean, detached: true });
 }
 
 const sandboxRun = (out: string) => [
@@ -69,7 +51,7 @@ const finishedEpisodes = (run: string) => count(run, (d) => existsSync(path.join
 const judgeRecords = (dir: string) => count(dir, (f) => f.endsWith('.json') && !f.startsWith('_'));
 
 // Runs the CLI until `ready` says the kill lands mid-stage, then kills its process group.
-async function killWhen(out: string, ready: () => Promise<boolean>): Promise<Done> {
+async function killWhen(out: string, ready: () => Promise<boolean>): Promise<Finished> {
   const child = cli(sandboxRun(out));
   const done = finish(child);
   while (child.exitCode === null && !(await ready())) await new Promise((resolve) => setTimeout(resolve, 25));

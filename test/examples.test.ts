@@ -1,17 +1,15 @@
 /**
- * The notebook-style scripts of examples/ typecheck, and run offline (the sandbox and its stand-ins, no model keys in
- * the environment) as a user runs them from a clone: `npx tsx examples/<name>.ts`, each in its own process.
+ * The notebook-style scripts of examples/ run offline (the sandbox and its stand-ins, no model keys in the
+ * environment) as a user runs them from a clone: `npx tsx examples/<name>.ts`, each in its own process. `npm test`'s
+ * tsc type-checks them (tsconfig includes examples/).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finish, spawnScript, type Finished } from './helpers/cli';
 
-const ROOT = path.resolve(__dirname, '..');
-const EXAMPLES = path.join(ROOT, 'examples');
 let tmp: string;
 
 beforeAll(async () => {
@@ -24,34 +22,12 @@ afterAll(async () => {
 // Offline: none of the variables that switch an example to real models or MiniWeb.
 const OFFLINE = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'QWEN_ENDPOINT', 'MINIWEB_SITEMAPS', 'MINIWEB_BASE_URL', 'MINIWEB_SPLIT', 'MINIWEB_HUMAN_TASKS', 'SITES'];
 
-function example(name: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of OFFLINE) delete clean[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('examples', name), ...args], {
-    cwd: ROOT,
-    env: { ...clean, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function example(name: string, args: string[] = [], env: Record<string, string> = {}): Promise<Finished> {
+  const offline = Object.fromEntries(OFFLINE.map((key) => [key, undefined]));
+  return finish(spawnScript(path.join('examples', name), args, { env: { ...offline, ...env } }));
 }
 
 describe('examples', () => {
-  it('typecheck with the project settings', () => {
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
-    const files = readdirSync(EXAMPLES, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(EXAMPLES, f));
-    expect(files.length).toBeGreaterThanOrEqual(7);
-    const program = ts.createProgram(files, config.options);
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file?.fileName.startsWith(EXAMPLES))
-      .map((d) => `${path.relative(ROOT, d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    expect(problems).toEqual([]);
-  });
-
   it('judge-one-episode judges the recorded episode with the stand-in judge, saying so', async () => {
     const r = await example('judge-one-episode.ts');
     expect(r.code, r.stderr).toBe(0);

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +19,7 @@ import {
   type SiteContext,
 } from '../src/index';
 import { startFakeGemini } from './fakes/index';
+import { runCli } from './helpers/cli';
 
 const CTX: SiteContext = { site: 'shop', name: 'Shop', home: '/sites/shop/', paths: ['/sites/shop/', '/sites/shop/a'], text: 'PAGES' };
 const ins = (i: number, site = 'shop') => `On ${site}, find item number ${i} and report its price`;
@@ -227,14 +227,7 @@ describe('taskgen propose', () => {
     { instruction: 'Search for desk lamps under 20 euros', kind: 'action' },
   ]);
 
-  // Asynchronous: the fake servers live in this process and must keep answering while the CLI runs.
-  function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(path.resolve('node_modules/.bin/tsx'), ['src/cli.ts', 'propose', ...args], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const cli = (args: string[], env: Record<string, string>) => runCli(['propose', ...args], { env });
 
   it("prints the seed's lines, writes the file, and resumes", async () => {
     const gemini = await startFakeGemini({ replies: [taskReply] });

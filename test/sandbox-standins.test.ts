@@ -101,7 +101,7 @@ describe('oracle policy', () => {
 
 describe('the offline pipeline in a real browser', () => {
   it('oracle episodes pass their verifiers; the stand-in judge agrees with them, and its noise is what was set', async () => {
-    // Half of two sites' human tasks (test/agent-sandbox.test.ts plays them all with a scripted oracle).
+    // Half of two sites' human tasks (test/agent-sandbox.test.ts plays an info and an action task of every site with oraclePolicy).
     const human = ['shop-01', 'mail-01'].flatMap((s, k) => (sandbox.catalog.tasks(s)?.human ?? []).filter((_, i) => i % 2 === k)) as SandboxTask[];
     const proposedFile = path.join(dir, 'proposed.jsonl');
     await proposeSites({ sites: ['shop-02'], source: sandboxSource({ url: sandbox.url }), llm: sandboxProposer(), out: proposedFile, perSite: 4, batch: 4 });

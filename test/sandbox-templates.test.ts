@@ -4,9 +4,10 @@
  * answering 200 with every sitemap control on it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATES, normInstruction, replayOracle, sandboxEvidence, sandboxSource, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
+import { SiteCatalog, TEMPLATES, normInstruction, sandboxEvidence, sandboxSource, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 import { parse } from 'node-html-parser';
-import { isPlainName, pageControls, verifyEpisode, type Verifier } from '../src/index';
+import { isPlainName, pageControls } from '../src/index';
+import { gradeOracle } from './helpers/sandbox';
 
 let sandbox: SandboxServer;
 beforeAll(async () => {
@@ -16,20 +17,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function grade(task: SandboxTask, oracle: SandboxTask['oracle'], answerOverride?: string) {
-  const evidence = sandboxEvidence({ url: sandbox.url });
-  const session = await evidence.open({ site: task.site, taskId: task.task_id, baseUrl: sandbox.url });
-  const run = await replayOracle({ url: sandbox.url, startPath: task.start_path, oracle, session: session.cookies[0]?.value });
-  const got = await session.collect();
-  const result = await verifyEpisode(task.verifier as Verifier, {
-    answer: answerOverride ?? run.answer,
-    log: got.log,
-    changes: got.changes,
-    state: (table) => session.state?.(table) ?? [],
-  });
-  await session.close?.();
-  return { run, result };
-}
+const grade = (task: SandboxTask, oracle: SandboxTask['oracle'], answerOverride?: string) => gradeOracle(sandbox, task, oracle, answerOverride);
 
 /** A near miss of the right answer: every digit shifted by one, every word spelled backwards. */
 function perturb(answer: string): string {
@@ -72,7 +60,6 @@ for (const template of TEMPLATES) {
     });
 
     it('builds the same data and tasks for a site every time (seeded)', async () => {
-      const { SiteCatalog } = await import('../sandbox/index');
       const again = new SiteCatalog({ templates: [template] });
       const a = sandbox.catalog.tasks(sites[2] as string)?.bank.map((t) => [t.task_id, t.instruction, t.verifier]);
       const b = again.tasks(sites[2] as string)?.bank.map((t) => [t.task_id, t.instruction, t.verifier]);

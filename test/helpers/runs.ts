@@ -23,9 +23,9 @@ export interface EpisodeFixture {
   readonly record?: string;
 }
 
-/** A fresh temp dir. */
+/** A fresh temp dir, under the test run's temp root (test/global-setup.ts removes it) when there is one. */
 export async function tempDir(prefix = 'taskgen-'): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  return fs.mkdtemp(path.join(process.env.TASKGEN_TEST_TMP ?? os.tmpdir(), prefix));
 }
 
 /** Bytes that stand for a PNG: the PNG signature, then the name, so files differ and order can be checked. */

@@ -1,0 +1,50 @@
+/** Runs repo scripts (the CLI, the examples) in a child process, as a user would from a clone. @module */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** What a finished child printed, and how it ended (`null` when a signal ended it). */
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link spawnScript}. */
+export interface SpawnScriptOptions {
+  /** Set over the test's environment; `undefined` removes a variable. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Its own process group, so `process.kill(-pid, 'SIGKILL')` takes its Chromium down too, as `kill -9` of a job would. */
+  readonly detached?: boolean;
+}
+
+/** The repo's root, where scripts run. */
+export const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Starts `node --import tsx <script> ...args` in the repo root. Asynchronous, so fake servers of the test keep answering. */
+export function spawnScript(script: string, args: readonly string[], options: SpawnScriptOptions = {}): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env,
+    detached: options.detached ?? false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Collects a child's output until its streams close (not just its exit, after which output may still be in flight). */
+export function finish(child: ChildProcess): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** `taskgen <args>` from the sources, to its end. */
+export function runCli(args: readonly string[], options: SpawnScriptOptions = {}): Promise<Finished> {
+  return finish(spawnScript('src/cli.ts', args, options));
+}
