@@ -3,7 +3,7 @@
  * runs writes in one transaction so a failing handler leaves no half-done change behind.
  * @module
  */
-import { html } from './html';
+import { html, type HtmlValue, type SafeHtml } from './html';
 import { allValues, firstValue } from './http';
 import { siteHref } from './href';
 import { layout } from './layout';
@@ -18,6 +18,11 @@ export interface SiteRequest {
   readonly path: string;
   readonly query: FormFields;
   readonly body: unknown;
+}
+
+// An error page's body: the message, then the way back home.
+function errorBody(message: HtmlValue, home: string): SafeHtml {
+  return html`<p>${message}</p><p><a href="${home}">Back to the home page</a></p>`;
 }
 
 function makeCtx(site: SiteRuntime, session: Session, req: SiteRequest, params: Record<string, string>): RequestCtx {
@@ -56,13 +61,13 @@ function makeCtx(site: SiteRuntime, session: Session, req: SiteRequest, params: 
       render({
         title: 'Page not found',
         status: 404,
-        body: html`<p>${message}</p><p><a href="${info.home}">Back to the home page</a></p>`,
+        body: errorBody(message, info.home),
       }),
     badRequest: (message) =>
       render({
         title: 'Bad request',
         status: 400,
-        body: html`<p>${message}</p><p><a href="${info.home}">Back to the home page</a></p>`,
+        body: errorBody(message, info.home),
       }),
   };
 }
@@ -76,7 +81,7 @@ export function dispatchSite(site: SiteRuntime, session: Session, req: SiteReque
     const reply = ctx.render({
       title: 'Method not allowed',
       status: 405,
-      body: html`<p>This page does not accept ${req.method} requests.</p><p><a href="${site.info.home}">Back to the home page</a></p>`,
+      body: errorBody(`This page does not accept ${req.method} requests.`, site.info.home),
     });
     return { ...reply, allow: match.allowed.join(', ') };
   }

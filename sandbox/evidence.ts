@@ -5,6 +5,7 @@
  */
 import { assertPlainName } from '../src/names';
 import type { EvidenceProvider, EvidenceSession, SessionEvidence } from '../src/agent/types';
+import { createSession, getJson } from './admin-client';
 
 /** Options of {@link sandboxEvidence}. */
 export interface SandboxEvidenceOptions {
@@ -14,13 +15,6 @@ export interface SandboxEvidenceOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
-async function getJson<T>(doFetch: typeof globalThis.fetch, url: string, init?: RequestInit): Promise<T> {
-  const r = await doFetch(url, init);
-  const text = await r.text();
-  if (!r.ok) throw new Error(`sandbox ${init?.method ?? 'GET'} ${new URL(url).pathname} answered ${r.status}: ${text.slice(0, 200)}`);
-  return JSON.parse(text) as T;
-}
-
 /** An {@link EvidenceProvider} over the sandbox's `/_admin/` endpoints. */
 export function sandboxEvidence(options: SandboxEvidenceOptions): EvidenceProvider {
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -28,7 +22,7 @@ export function sandboxEvidence(options: SandboxEvidenceOptions): EvidenceProvid
   return {
     async open({ site, baseUrl }): Promise<EvidenceSession> {
       assertPlainName(site, 'site');
-      const created = await getJson<{ id: string; cookie: { name: string; value: string } }>(doFetch, `${root}/_admin/sessions`, { method: 'POST' });
+      const created = await createSession(root, doFetch);
       const admin = `${root}/_admin/sessions/${created.id}`;
       return {
         cookies: [{ name: created.cookie.name, value: created.cookie.value, url: (baseUrl || root).replace(/\/+$/, '') }],

@@ -1,9 +1,10 @@
 /**
- * Request parsing for the sandbox server: bodies (form, JSON, text) with a size limit, queries and cookies.
+ * Request parsing for the sandbox server: bodies (form, JSON, text) with a size limit, cookies, field values.
+ * Queries and form bodies are read by `paramsObject`, as the browser-side evidence reads them.
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import type { FormFields } from './template';
+import { paramsObject } from '../src/agent/request-fields';
 
 /** The largest request body accepted (413 past it). */
 export const MAX_BODY_BYTES = 1 << 20;
@@ -16,18 +17,6 @@ export class HttpProblem extends Error {
   ) {
     super(message);
   }
-}
-
-/** Search params as fields: one value as a string, repeated keys as a list. */
-export function fieldsOf(params: URLSearchParams): FormFields {
-  const out: FormFields = {};
-  for (const [k, v] of params) {
-    const prev = out[k];
-    if (prev === undefined) out[k] = v;
-    else if (Array.isArray(prev)) prev.push(v);
-    else out[k] = [prev, v];
-  }
-  return out;
 }
 
 /**
@@ -57,7 +46,7 @@ export function parseBody(contentType: string | undefined, raw: Buffer): unknown
   if (raw.length === 0) return null;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const text = raw.toString('utf8');
-  if (type === 'application/x-www-form-urlencoded') return fieldsOf(new URLSearchParams(text));
+  if (type === 'application/x-www-form-urlencoded') return paramsObject(new URLSearchParams(text));
   if (type === 'application/json' || type.endsWith('+json')) {
     try {
       return JSON.parse(text) as unknown;
@@ -95,13 +84,4 @@ export function allValues(fields: unknown, name: string): string[] {
   const v = (fields as Record<string, unknown>)[name];
   const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
   return list.filter((x): x is string => typeof x === 'string');
-}
-
-/** A path decoded for the log; the raw path when it cannot be decoded. */
-export function decodePath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

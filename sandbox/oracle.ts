@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from 'zod';
+import { collapse } from '../src/crawl/elements';
 
 /** An element named by its accessible name (exact after whitespace collapse, case-insensitive), role and rank. */
 export const TargetSchema = z.object({
@@ -47,7 +48,7 @@ export function stepTarget(step: OracleStep): Target | undefined {
 
 /** Whitespace collapsed, trimmed, lower-cased: how names are compared. */
 export function normName(name: string): string {
-  return name.replace(/\s+/g, ' ').trim().toLowerCase();
+  return collapse(name).toLowerCase();
 }
 
 /** An element as a target can match it: a role and an accessible name. */

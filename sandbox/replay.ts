@@ -6,6 +6,7 @@
  */
 import type { HTMLElement } from 'node-html-parser';
 import { parseHtml, scanElements, type StaticElement } from '../src/crawl/elements';
+import { createSession } from './admin-client';
 import { normName, resolveTarget, type OracleStep } from './oracle';
 import { SESSION_COOKIE } from './sessions';
 
@@ -42,15 +43,9 @@ interface Page {
   checked: Map<HTMLElement, boolean>;
 }
 
-async function newSession(url: string): Promise<string> {
-  const r = await fetch(`${url}/_admin/sessions`, { method: 'POST' });
-  const body = (await r.json()) as { id: string };
-  return body.id;
-}
-
 /** Replays `oracle` from `startPath` in a session and reports the answer or the first error. */
 export async function replayOracle(options: ReplayOptions): Promise<ReplayResult> {
-  const session = options.session ?? (await newSession(options.url));
+  const session = options.session ?? (await createSession(options.url)).id;
   const origin = new URL(options.url).origin;
   const history: URL[] = [];
   let page: Page | undefined;

@@ -6,12 +6,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { paramsObject, safeDecode } from '../src/agent/request-fields';
 import type { LogEntry } from '../src/schemas';
 import { adminRouter, type AdminReply } from './admin';
 import { SiteCatalog, defaultCatalog, type CatalogOptions } from './catalog';
 import { dispatchSite } from './dispatch';
 import { html } from './html';
-import { HttpProblem, decodePath, fieldsOf, parseBody, parseCookies, readBody } from './http';
+import { HttpProblem, parseBody, parseCookies, readBody } from './http';
 import { bareErrorPage } from './layout';
 import { SESSION_COOKIE, SessionStore, type Session, type SessionStoreOptions } from './sessions';
 import type { Reply } from './template';
@@ -75,10 +76,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       res.setHeader('set-cookie', `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Lax`);
     }
     const method = (req.method ?? 'GET').toUpperCase();
-    const entry: LogEntry = { method, path: decodePath(url.pathname), query: fieldsOf(url.searchParams), body: null, status: 0 };
+    const entry: LogEntry = { method, path: safeDecode(url.pathname), query: paramsObject(url.searchParams), body: null, status: 0 };
     session.log.push(entry); // logged before anything can fail, so an error never loses it
     const segments = url.pathname.split('/');
-    const site = segments[1] === 'sites' && segments[2] ? catalog.site(decodePath(segments[2])) : undefined;
+    const site = segments[1] === 'sites' && segments[2] ? catalog.site(safeDecode(segments[2])) : undefined;
     try {
       entry.body = parseBody(req.headers['content-type'], await readBody(req));
       if (url.pathname === '/' || url.pathname === '/sites' || url.pathname === '/sites/') {

@@ -4,12 +4,13 @@
  * the split on disk in MiniWeb's layout, so `miniwebSource` can read the sandbox too.
  * @module
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crawlSite } from '../src/crawl';
+import { nodeStore } from '../src/fs/node';
 import { assertPlainName } from '../src/names';
 import { SplitSchema, type Sitemap, type Split } from '../src/schemas';
 import type { SiteSource } from '../src/source/types';
+import { createSession } from './admin-client';
 import { SESSION_COOKIE } from './sessions';
 
 /** Options of {@link sandboxSource}. */
@@ -29,9 +30,7 @@ export function sandboxSource(options: SandboxSourceOptions): SiteSource {
   const sitemaps = new Map<string, Promise<Sitemap>>();
   let session: Promise<string> | undefined;
   const cookie = async (): Promise<string> => {
-    session ??= doFetch(`${root}/_admin/sessions`, { method: 'POST' })
-      .then((r) => r.json() as Promise<{ id: string }>)
-      .then((b) => `${SESSION_COOKIE}=${b.id}`);
+    session ??= createSession(root, doFetch).then((b) => `${SESSION_COOKIE}=${b.id}`);
     return session;
   };
   return {
@@ -61,12 +60,6 @@ export function sandboxSource(options: SandboxSourceOptions): SiteSource {
   };
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
-}
-
 /**
  * Crawls every site of the sandbox at `url` and writes `<dir>/sitemaps/<site>.json` and `<dir>/split.json`
  * (MiniWeb's layout; read it with `miniwebSource({sitemaps: '<dir>/sitemaps', split: '<dir>/split.json', baseUrl})`).
@@ -76,13 +69,13 @@ export async function writeSitemaps(options: SandboxSourceOptions & { dir: strin
   const source = sandboxSource(options);
   const split = await source.split();
   const sites = [...split.train, ...split.test];
-  await mkdir(path.join(options.dir, 'sitemaps'), { recursive: true });
+  const store = nodeStore();
+  await store.mkdir(path.join(options.dir, 'sitemaps')); // an empty split still gets its sitemaps dir
   for (const site of sites) {
-    assertPlainName(site, 'site');
-    const sitemap = await source.sitemap(site);
-    await writeAtomic(path.join(options.dir, 'sitemaps', `${site}.json`), `${JSON.stringify(sitemap, null, 1)}\n`);
+    const sitemap = await source.sitemap(site); // checks the name (assertPlainName) before the path below is built
+    await store.writeAtomic(path.join(options.dir, 'sitemaps', `${site}.json`), `${JSON.stringify(sitemap, null, 1)}\n`);
     options.onSite?.(site);
   }
-  await writeAtomic(path.join(options.dir, 'split.json'), `${JSON.stringify(split, null, 1)}\n`);
+  await store.writeAtomic(path.join(options.dir, 'split.json'), `${JSON.stringify(split, null, 1)}\n`);
   return sites;
 }

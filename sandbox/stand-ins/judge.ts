@@ -116,6 +116,16 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
   const noise = options.noise ?? 0;
   const seed = String(options.seed ?? 0);
   const catalog = (): SiteCatalog => options.catalog ?? defaultCatalog();
+  // Kept across prompts: a site's snapshot never changes, so its rows are read once per judge, not per prompt.
+  const rowsBySite = new Map<string, (table: string) => Record<string, unknown>[] | undefined>();
+  const rowsOf = (site: string): ((table: string) => Record<string, unknown>[] | undefined) => {
+    let rows = rowsBySite.get(site);
+    if (!rows) {
+      rows = pristineRows(catalog(), site);
+      rowsBySite.set(site, rows);
+    }
+    return rows;
+  };
   let runTasks: Promise<Map<string, Task>> | undefined;
   const tasksOfRun = (): Promise<Map<string, Task>> => {
     runTasks ??= (async () => {
@@ -146,7 +156,7 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
       const task = (await tasksOfRun()).get(instruction);
       const recorded = task ? await gradeInputs(task.task_id) : undefined;
       const site = task?.site ?? [...prompt.matchAll(/^[A-Z]+ (\/sites\/\S+)/gm)].map((m) => siteOfPath(m[1] ?? '')).find(Boolean);
-      const evidence = recorded ?? evidenceFromPrompt(prompt, site ? pristineRows(catalog(), site) : undefined);
+      const evidence = recorded ?? evidenceFromPrompt(prompt, site ? rowsOf(site) : undefined);
       const own = VerifierSchema.safeParse(task?.verifier);
       const verifier: Verifier | undefined = own.success && task?.verifier ? own.data : site ? (bankTask(catalog(), site, instruction)?.verifier as Verifier | undefined) : undefined;
       let parts: Array<{ part: string; done: boolean; evidence: string }>;

@@ -5,6 +5,7 @@
  * @module
  */
 import { LLMError, ZERO_USAGE, type Completion, type LanguageModel } from '../../src/llm/types';
+import { cpSlice } from '../../src/py/text';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { STAND_IN_PROVIDER, siteOfPath } from './lookup';
 
@@ -15,8 +16,6 @@ export interface SandboxProposerOptions {
   /** Default `stand-in-proposer`. */
   readonly modelId?: string;
 }
-
-const codePoints = (s: string, n: number): string => Array.from(s).slice(0, n).join('');
 
 /**
  * A stand-in proposer (provider `sandbox-stand-in`). Each reply is `{"tasks": [{instruction, kind}]}` with the
@@ -42,7 +41,7 @@ export function sandboxProposer(options: SandboxProposerOptions = {}): LanguageM
       const avoid = /Do not repeat these earlier tasks: ([^\n]*)/.exec(prompt)?.[1] ?? '';
       let start = 0;
       bank.forEach((t, i) => {
-        if (avoid.includes(codePoints(t.instruction, 90))) start = Math.max(start, i + 1);
+        if (avoid.includes(cpSlice(t.instruction, 0, 90))) start = Math.max(start, i + 1);
       });
       const tasks = bank.slice(start, start + n).map((t) => ({ instruction: t.instruction, kind: t.task_kind }));
       return { text: JSON.stringify({ tasks }), usage: ZERO_USAGE, model: modelId };

@@ -5,6 +5,7 @@
  * @module
  */
 import type { LogEntry } from '../schemas';
+import { addField, paramsObject, safeDecode, type RequestFields } from './request-fields';
 import type { BrowserRequest, EvidenceProvider, EvidenceSession } from './types';
 
 /** Paths that are not evidence: the server's own admin pages, static files, icons, fonts, source maps. */
@@ -75,19 +76,9 @@ export function parseRequestBody(postData: string | null, contentType: string | 
   return postData;
 }
 
-// Parameters as an object; a repeated name keeps all its values in a list.
-function paramsObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of params) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
-
 // The text fields of a multipart form; a file field gives its file name.
-function multipartFields(body: string, boundary: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+function multipartFields(body: string, boundary: string): RequestFields {
+  const out: RequestFields = {};
   for (const part of body.split(`--${boundary}`)) {
     const split = part.indexOf('\r\n\r\n');
     if (split < 0) continue;
@@ -95,17 +86,7 @@ function multipartFields(body: string, boundary: string): Record<string, string 
     const name = /name="([^"]*)"/i.exec(head)?.[1];
     if (name === undefined) continue;
     const file = /filename="([^"]*)"/i.exec(head)?.[1];
-    const value = file ?? part.slice(split + 4).replace(/\r\n$/, '');
-    const prev = out[name];
-    out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+    addField(out, name, file ?? part.slice(split + 4).replace(/\r\n$/, ''));
   }
   return out;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
