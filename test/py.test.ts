@@ -13,6 +13,7 @@ import {
   pyDumps,
   pyEquals,
   pyIn,
+  pyIsBlank,
   pyKeys,
   pyPathStr,
   pyRepr,
@@ -117,6 +118,12 @@ describe('whitespace', () => {
     const ours = all.filter((c) => pyStrip(c) === '').map((c) => c.charCodeAt(0));
     expect(ours).toEqual(py);
     expect(collapseWhitespace('a\x1c\x85\u3000 b\ufeff')).toBe('a b\ufeff');
+  });
+  it('pyIsBlank is `not s.strip()`, surrogates and non-BMP characters included', () => {
+    const lines = ['', ' ', '\t\n\x1c\x85\u3000', 'a', ' a ', '\ufeff', '\u200b', '😀', ' 😀\u2029', '\ud800', ' \udc00 ', '\x1b', '\xa0\u180e'];
+    const py = runPython<boolean[]>('emit([not s.strip() for s in INPUT])', lines);
+    expect(lines.map(pyIsBlank)).toEqual(py);
+    expect(lines.map(pyIsBlank)).toEqual(lines.map((s) => pyStrip(s) === ''));
   });
 });
 

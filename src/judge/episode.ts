@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonText, parseWith } from '../io';
+import type { FileStore } from '../fs/types';
+import { readJsonFileIfExists } from '../io';
 import type { ImageInput, LanguageModel } from '../llm/types';
 import { assertPlainName } from '../names';
 import { PyJsonError, parsePyJson, pyDumps } from '../py/json';
@@ -34,9 +34,8 @@ export async function buildJudgeRequest(
 ): Promise<JudgeRequest | null> {
   const store = options.store ?? nodeStore();
   const file = path.posix.join(episode, 'grade_inputs.json');
-  const text = await readTextIfExists(store, file);
-  if (text === null) return null;
-  const inputs = parseWith(GradeInputsSchema, parseJsonText(text, { file }), { file });
+  const inputs = await readJsonFileIfExists(store, file, GradeInputsSchema);
+  if (inputs === null) return null;
   let prompt: string;
   try {
     prompt = judgePrompt(instruction, inputs);
@@ -107,7 +106,7 @@ export async function judgeEpisodeDetailed(
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
-  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readCached(store, dst);
+  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readJsonFileIfExists(store, dst, JudgeRecordSchema);
   if (cached) return { record: cached, outcome: 'cached' };
   const request = await buildJudgeRequest(options.episode, options.instruction, { store });
   if (!request) return { record: null, outcome: 'no-inputs' };
@@ -148,12 +147,6 @@ export async function judgeEpisodeDetailed(
   // No verdict: nothing is written, so the next pass judges the episode again.
   if (ok) await store.writeAtomic(dst, pyDumps(record, { indent: 1, ensureAscii: false }));
   return { record, outcome: ok ? 'judged' : 'no-verdict' };
-}
-
-async function readCached(store: FileStore, file: string): Promise<JudgeRecord | null> {
-  const text = await readTextIfExists(store, file);
-  if (text === null) return null;
-  return parseWith(JudgeRecordSchema, parseJsonText(text, { file }), { file });
 }
 
 /**
