@@ -8,7 +8,7 @@ import PQueue from 'p-queue';
 import { nodeStore } from './fs/node';
 import { readTextIfExists, type FileStore } from './fs/types';
 import { parseWith, readJsonFileIfExists, readJsonl } from './io';
-import { judgeDirOf } from './judge/run';
+import { judgeDirOf, judgedIds } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
@@ -135,12 +135,11 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
   const tasks = await readTasks(store, options);
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   const judgeDir = judgeDirOf(options.run);
-  // One listing of the judge dir spares a failed open per unjudged task.
-  const recorded = new Set((await store.list(judgeDir)).filter((e) => !e.isDirectory).map((e) => e.name));
+  const recorded = await judgedIds(store, judgeDir);
   const ids = [...new Set(tasks.map((t) => t.task_id))];
   const counts = await Promise.all(
     ids.map((id) =>
-      recorded.has(`${id}.json`)
+      recorded.has(id)
         ? queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))
         : undefined,
     ),

@@ -6,11 +6,11 @@ import type { FileStore } from '../fs/types';
 import { readJsonFileIfExists } from '../io';
 import type { ImageInput, LanguageModel } from '../llm/types';
 import { assertPlainName } from '../names';
-import { PyJsonError, parsePyJson, pyDumps } from '../py/json';
-import { pyOr, pyStr, pyTypeName } from '../py/repr';
+import { parsePyJson, pyDumps, pyErrorName } from '../py/json';
+import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
 import { cpSlice, pyStrip } from '../py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
-import { EvidenceError, isDict } from './format';
+import { EvidenceError } from './format';
 import { SYSTEM_JUDGE, judgePrompt } from './prompt';
 import { pickScreenshots } from './screenshots';
 
@@ -56,8 +56,7 @@ export const VERDICTS = ['SUCCESS', 'NOT SUCCESS'] as const;
 export function parseVerdict(reply: string): string {
   const parsed = parsePyJson(reply || '{}');
   if (!isDict(parsed)) throw new AttributeError(`'${pyTypeName(parsed)}' object has no attribute 'get'`);
-  const verdict = Object.prototype.hasOwnProperty.call(parsed, 'verdict') ? parsed.verdict : undefined;
-  return pyStrip(pyStr(pyOr(verdict, ''))).toUpperCase();
+  return pyStrip(pyStr(pyOr(pyDictGet(parsed, 'verdict'), ''))).toUpperCase();
 }
 
 /** Python's AttributeError, so a recorded judge error reads as the seed's does. */
@@ -67,7 +66,7 @@ class AttributeError extends Error {
 
 // `f"(judge error {type(e).__name__}: {str(e)[:200]})"`
 function judgeError(error: unknown): string {
-  const name = error instanceof PyJsonError ? 'JSONDecodeError' : error instanceof Error ? error.name : 'Error';
+  const name = error instanceof Error ? pyErrorName(error) : 'Error';
   const message = error instanceof Error ? error.message : String(error);
   return `(judge error ${name}: ${cpSlice(message, 0, 200)})`;
 }
