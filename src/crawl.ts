@@ -50,11 +50,13 @@ function controlsOf(root: HTMLElement, page: string): SitemapControl[] {
   const out: SitemapControl[] = [];
   const seen = new Set<string>();
   const radios = new Map<string, SitemapControl & { options: Array<{ text: string; value: string }> }>();
+  let forms: HTMLElement[] | undefined; // the page's forms, listed at the first radio
   for (const e of scanElements(root)) {
     if (e.role === 'link') continue;
     if (e.role === 'radio') {
       const form = e.node.closest('form');
-      const key = `${form ? root.querySelectorAll('form').indexOf(form) : -1}:${e.field ?? e.name}`;
+      forms ??= root.querySelectorAll('form');
+      const key = `${form ? forms.indexOf(form) : -1}:${e.field ?? e.name}`;
       let group = radios.get(key);
       if (!group) {
         const legend = e.node.closest('fieldset')?.querySelector('legend');

@@ -5,9 +5,9 @@
  */
 import type { z } from 'zod';
 import { InputError, type InputLocation } from './errors';
-import type { FileStore } from './fs/types';
+import { readTextIfExists, type FileStore } from './fs/types';
 import { PyJsonError, parsePyJson } from './py/json';
-import { pyStrip } from './py/text';
+import { pyIsBlank } from './py/text';
 
 /** A problem with one line of a JSONL file that did not stop the read. */
 export interface JsonlIssue {
@@ -55,6 +55,16 @@ export async function readJsonFile<S extends z.ZodType>(store: FileStore, file: 
   return parseWith(schema, parseJsonText(text, { file }), { file });
 }
 
+/** {@link readJsonFile}, or `null` when the file does not exist (one read: no race with a separate check). */
+export async function readJsonFileIfExists<S extends z.ZodType>(
+  store: FileStore,
+  file: string,
+  schema: S,
+): Promise<z.output<S> | null> {
+  const text = await readTextIfExists(store, file);
+  return text === null ? null : parseWith(schema, parseJsonText(text, { file }), { file });
+}
+
 /**
  * Reads a JSONL file: blank lines skipped (as the seed's `if l.strip()`), each line parsed and validated.
  * A bad line throws an {@link InputError} (`file:line: field: problem`), except a torn last line (no final
@@ -66,14 +76,8 @@ export async function readJsonl<S extends z.ZodType>(
   schema: S,
   options: ReadJsonlOptions = {},
 ): Promise<Array<z.output<S>>> {
-  let text: string;
-  try {
-    text = await store.readText(file);
-  } catch (error) {
-    if (options.missingOk && (error as { code?: string }).code === 'ENOENT') return [];
-    throw error;
-  }
-  return parseJsonl(text, file, schema, options);
+  const text = options.missingOk ? await readTextIfExists(store, file) : await store.readText(file);
+  return text === null ? [] : parseJsonl(text, file, schema, options);
 }
 
 /** {@link readJsonl} on text already read. */
@@ -86,7 +90,7 @@ export function parseJsonl<S extends z.ZodType>(
   const lines = text.split('\n');
   const out: Array<z.output<S>> = [];
   lines.forEach((line, i) => {
-    if (pyStrip(line) === '') return;
+    if (pyIsBlank(line)) return;
     const where = { file, line: i + 1 };
     const torn = i === lines.length - 1; // no newline after it
     let value: unknown;

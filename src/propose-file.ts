@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InputError } from './errors';
 import { readTextIfExists, type FileStore } from './fs/types';
 import { parseJsonText, parseWith } from './io';
-import { pyStrip } from './py/text';
+import { pyIsBlank } from './py/text';
 
 /** What reading an existing tasks file reports. */
 export type TasksFileEvent =
@@ -53,7 +53,7 @@ export async function readTasksFile(
   const last = lines.pop()!; // what follows the last newline: '' when the file ends with one
   const entries = lines.map((line, i) => ({ line, site: siteOf(line, file, i + 1) }));
   let torn: TasksFileEvent | undefined;
-  if (pyStrip(last) !== '') {
+  if (!pyIsBlank(last)) {
     const lineNo = lines.length + 1;
     const value = tryJson(last, { file, line: lineNo });
     if (value === TORN) torn = { type: 'torn-line', file, line: lineNo, dropped: dropPartialBlock(entries, last) };
@@ -81,7 +81,7 @@ function tryJson(text: string, where: { file: string; line?: number }): unknown 
 
 // The site of a line, or null for a blank one; a line that is not JSON or has no site throws an InputError.
 function siteOf(line: string, file: string, lineNo: number): string | null {
-  if (pyStrip(line) === '') return null;
+  if (pyIsBlank(line)) return null;
   const where = { file, line: lineNo };
   return parseWith(SiteLineSchema, parseJsonText(line, where), where).site;
 }

@@ -11,10 +11,9 @@ import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
 import type { LanguageModel } from './llm/types';
 import { assertPlainName } from './names';
-import { PyFloat } from './py/float';
-import { PyJsonError, parsePyJson, pyDumps } from './py/json';
+import { parsePyJson, pyDumps, pyErrorName } from './py/json';
 import { PyRandom } from './py/random';
-import { pyOr, pyStr, pyTypeName } from './py/repr';
+import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from './py/repr';
 import { pyRound } from './py/round';
 import { cpLength, cpSlice, pyStrip } from './py/text';
 import type { Task } from './schemas';
@@ -150,7 +149,7 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
 // json.loads(raw or "{}"), then .get("tasks") of a dict or the value itself (a bare list happens too), or [].
 function replyTasks(raw: string): unknown[] {
   const got = parsePyJson(raw || '{}');
-  const tasks = pyOr(isDict(got) ? got.tasks : got, []);
+  const tasks = pyOr(isDict(got) ? pyDictGet(got, 'tasks') : got, []);
   // The seed iterates whatever this is and crashes on anything but a list; here the batch fails instead.
   if (!Array.isArray(tasks)) throw new TypeError(`the reply's tasks are not a list (type ${pyTypeName(tasks)}): ${cpSlice(pyStr(tasks), 0, 80)}`);
   return tasks;
@@ -179,15 +178,10 @@ function norm(s: string): string {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
-}
-
 // As the seed prints it: `<type> <message[:120]>` (a JSON error under Python's name for it).
 function failure(error: unknown): string {
   if (!(error instanceof Error)) return cpSlice(describeError(error), 0, 120);
-  const name = error instanceof PyJsonError ? 'JSONDecodeError' : error.name;
-  return `${name} ${cpSlice(error.message, 0, 120)}`;
+  return `${pyErrorName(error)} ${cpSlice(error.message, 0, 120)}`;
 }
 
 /** Options of {@link proposeSites}. */

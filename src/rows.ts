@@ -7,13 +7,12 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { nodeStore } from './fs/node';
 import { readTextIfExists, type FileStore } from './fs/types';
-import { parseJsonText, parseWith, readJsonl } from './io';
-import { judgeDirOf } from './judge/run';
+import { parseWith, readJsonFileIfExists, readJsonl } from './io';
+import { judgeDirOf, judgedIds } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
-import { pyEquals } from './py/repr';
-import { compareCodePoints, pyStrip } from './py/text';
+import { compareCodePoints, pyIsBlank } from './py/text';
 import { JudgeRecordSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
 
 /** The skill-centric executor's training steps: the default budget. */
@@ -136,12 +135,11 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
   const tasks = await readTasks(store, options);
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   const judgeDir = judgeDirOf(options.run);
-  // One listing of the judge dir spares a failed open per unjudged task.
-  const recorded = new Set((await store.list(judgeDir)).filter((e) => !e.isDirectory).map((e) => e.name));
+  const recorded = await judgedIds(store, judgeDir);
   const ids = [...new Set(tasks.map((t) => t.task_id))];
   const counts = await Promise.all(
     ids.map((id) =>
-      recorded.has(`${id}.json`)
+      recorded.has(id)
         ? queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))
         : undefined,
     ),
@@ -186,10 +184,8 @@ async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<R
 
 // The number of rows of a judged success with a rows file; undefined for any other task.
 async function candidateRows(store: FileStore, recordFile: string, rows: string): Promise<number | undefined> {
-  const record = await readTextIfExists(store, recordFile);
-  if (record === null) return undefined;
-  const { predicted_label } = parseWith(JudgeRecordSchema, parseJsonText(record, { file: recordFile }), { file: recordFile });
-  if (!pyEquals(predicted_label, 1)) return undefined;
+  const record = await readJsonFileIfExists(store, recordFile, JudgeRecordSchema);
+  if (record?.predicted_label !== 1) return undefined; // the schema admits only the ints 0 and 1
   const text = await readTextIfExists(store, path.posix.join(rows, 'rows.jsonl'));
   return text === null ? undefined : countNonBlankLines(text);
 }
@@ -197,10 +193,6 @@ async function candidateRows(store: FileStore, recordFile: string, rows: string)
 // `sum(1 for l in text.split("\n") if l.strip())`
 function countNonBlankLines(text: string): number {
   let n = 0;
-  for (const line of text.split('\n')) {
-    const c = line.charCodeAt(0);
-    // A printable ASCII first character is never Python whitespace: the common case skips the strip.
-    if ((c > 0x20 && c < 0x7f) || pyStrip(line) !== '') n++;
-  }
+  for (const line of text.split('\n')) if (!pyIsBlank(line)) n++;
   return n;
 }

@@ -7,12 +7,12 @@
 import path from 'node:path';
 import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
-import { readJsonFile, readJsonl } from './io';
+import { readJsonFileIfExists, readJsonl } from './io';
 import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
-import { pyEquals, pyTruthy } from './py/repr';
+import { pyTruthy } from './py/repr';
 import { pyRound } from './py/round';
 import { compareCodePoints } from './py/text';
 import {
@@ -100,7 +100,7 @@ export function scoreGroups<T extends VerifiedJudgment>(
 }
 
 const SCORE_KEYS = ['episodes', 'agreement', 'verifier_pass', 'judge_pass', 'precision', 'recall', 'tp', 'fp', 'fn', 'tn'] as const;
-const FLOAT_KEYS = new Set(['agreement', 'precision', 'recall', 'rate']);
+const FLOAT_KEYS = new Set(['agreement', 'precision', 'recall']);
 
 /** The seed's printed line for a score: `json.dumps` of its figures, floats as Python prints them (`1.0`). */
 export function formatScore(score: JudgeScore): string {
@@ -133,10 +133,9 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   const pairs = (
     await Promise.all(
       [...results].map(async ([taskId, verifier]) => {
-        const file = path.posix.join(judged.judgeDir, `${taskId}.json`);
-        if (!(await store.exists(file))) return null;
-        const record = await readJsonFile(store, file, JudgeRecordSchema);
-        return { taskId, verifier, judge: pyEquals(record.predicted_label, 1) };
+        const record = await readJsonFileIfExists(store, path.posix.join(judged.judgeDir, `${taskId}.json`), JudgeRecordSchema);
+        // `== 1` in the seed; the schema admits only the ints 0 and 1.
+        return record === null ? null : { taskId, verifier, judge: record.predicted_label === 1 };
       }),
     )
   ).filter((p) => p !== null);

@@ -11,6 +11,7 @@ import {
   memoryStore,
   nodeStore,
   readJsonFile,
+  readJsonFileIfExists,
   readJsonl,
   type FileStore,
   type JsonlIssue,
@@ -66,6 +67,12 @@ describe('readJsonFile', () => {
     });
     expect((await readJsonFile(store, 'a.json', SitemapSchema)).controls).toHaveLength(1);
     expect((await readJsonFile(store, 'b.json', SitemapSchema)).controls).toHaveProperty('c1');
+  });
+  it('readJsonFileIfExists: null for a missing file, the same checks for one that exists', async () => {
+    const store = memoryStore({ 'a.json': '{"pages": [{"path": "/"}], "controls": []}', 'bad.json': '{"controls": []}' });
+    expect(await readJsonFileIfExists(store, 'none.json', SitemapSchema)).toBeNull();
+    expect((await readJsonFileIfExists(store, 'a.json', SitemapSchema))?.pages).toHaveLength(1);
+    await expect(readJsonFileIfExists(store, 'bad.json', SitemapSchema)).rejects.toThrow(/^bad\.json: pages: /);
   });
 });
 

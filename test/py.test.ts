@@ -8,11 +8,15 @@ import {
   cpLength,
   cpSlice,
   floatRepr,
+  isDict,
   parsePyJson,
   pyDict,
+  pyDictGet,
   pyDumps,
   pyEquals,
+  pyErrorName,
   pyIn,
+  pyIsBlank,
   pyKeys,
   pyPathStr,
   pyRepr,
@@ -118,6 +122,12 @@ describe('whitespace', () => {
     expect(ours).toEqual(py);
     expect(collapseWhitespace('a\x1c\x85\u3000 b\ufeff')).toBe('a b\ufeff');
   });
+  it('pyIsBlank is `not s.strip()`, surrogates and non-BMP characters included', () => {
+    const lines = ['', ' ', '\t\n\x1c\x85\u3000', 'a', ' a ', '\ufeff', '\u200b', '😀', ' 😀\u2029', '\ud800', ' \udc00 ', '\x1b', '\xa0\u180e'];
+    const py = runPython<boolean[]>('emit([not s.strip() for s in INPUT])', lines);
+    expect(lines.map(pyIsBlank)).toEqual(py);
+    expect(lines.map(pyIsBlank)).toEqual(lines.map((s) => pyStrip(s) === ''));
+  });
 });
 
 describe('html.unescape', () => {
@@ -212,6 +222,26 @@ describe('dict building and type names', () => {
     const docs = ['null', 'true', '1', '1.0', '1.5', '"s"', '[]', '{}', '123456789012345678901234'];
     const py = runPython<string[]>('emit([type(json.loads(d)).__name__ for d in INPUT])', docs);
     expect(docs.map((d) => pyTypeName(parsePyJson(d)))).toEqual(py);
+  });
+  it('isDict and pyDictGet read a parsed object as a dict, own keys only', () => {
+    const docs = ['null', '1.0', '[]', '"s"', '{}', '{"constructor": 1}'];
+    expect(docs.map((d) => isDict(parsePyJson(d)))).toEqual([false, false, false, false, true, true]);
+    const d = parsePyJson('{"3": 10.0, "verdict": "SUCCESS"}') as Record<string, unknown>;
+    expect(pyDictGet(d, 'verdict')).toBe('SUCCESS');
+    expect(pyDumps(pyDictGet(d, '3'))).toBe('10.0');
+    expect([pyDictGet(d, 'constructor'), pyDictGet(d, 'toString'), pyDictGet(d, 'missing')]).toEqual([undefined, undefined, undefined]);
+  });
+  it('pyErrorName names a JSON error as Python does', () => {
+    let error: unknown;
+    try {
+      parsePyJson('{"a": }');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PyJsonError);
+    const py = runPython<string>('import json\ntry:\n    json.loads(INPUT)\nexcept Exception as e:\n    emit(type(e).__name__)', '{"a": }');
+    expect(pyErrorName(error as Error)).toBe(py);
+    expect(pyErrorName(new TypeError('x'))).toBe('TypeError');
   });
 });
 

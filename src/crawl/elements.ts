@@ -71,10 +71,31 @@ function roleOf(el: HTMLElement): string | undefined {
   return WIDGET_ROLES.has(explicit) ? explicit : undefined;
 }
 
-function labelText(el: HTMLElement, root: HTMLElement): string {
+// The first `<label for=id>` of the page in document order: one scan of its labels, made when first needed.
+function labelLookup(root: HTMLElement): (id: string) => HTMLElement | undefined {
+  let byFor: Map<string, HTMLElement> | undefined;
+  return (id) => {
+    if (!byFor) {
+      byFor = new Map();
+      for (const label of root.querySelectorAll('label')) {
+        const target = label.getAttribute('for');
+        if (target !== undefined && !byFor.has(target)) byFor.set(target, label);
+      }
+    }
+    return byFor.get(id);
+  };
+}
+
+/** The page an element is named in: its root, and its labels by `for`. */
+interface NamingScope {
+  readonly root: HTMLElement;
+  readonly labelFor: (id: string) => HTMLElement | undefined;
+}
+
+function labelText(el: HTMLElement, scope: NamingScope): string {
   const id = el.getAttribute('id');
   if (id) {
-    const label = root.querySelectorAll('label').find((l) => l.getAttribute('for') === id);
+    const label = scope.labelFor(id);
     if (label) return collapse(label.text);
   }
   for (let p = el.parentNode; p; p = p.parentNode) {
@@ -83,19 +104,19 @@ function labelText(el: HTMLElement, root: HTMLElement): string {
   return '';
 }
 
-function nameOf(el: HTMLElement, role: string, root: HTMLElement): string {
+function nameOf(el: HTMLElement, role: string, scope: NamingScope): string {
   const tag = el.tagName.toLowerCase();
   const aria = collapse(el.getAttribute('aria-label') ?? '');
   if (aria) return aria;
   const ids = (el.getAttribute('aria-labelledby') ?? '').trim();
   if (ids) {
-    const text = collapse(ids.split(/\s+/).map((i) => root.getElementById(i)?.text ?? '').join(' '));
+    const text = collapse(ids.split(/\s+/).map((i) => scope.root.getElementById(i)?.text ?? '').join(' '));
     if (text) return text;
   }
   const type = (el.getAttribute('type') ?? '').toLowerCase();
   const isField = (tag === 'input' && !BUTTON_TYPES.has(type)) || tag === 'select' || tag === 'textarea';
   if (isField) {
-    const label = labelText(el, root);
+    const label = labelText(el, scope);
     if (label) return label;
     const ph = collapse(el.getAttribute('placeholder') ?? '');
     if (ph) return ph;
@@ -120,6 +141,7 @@ function optionsOf(select: HTMLElement): StaticOption[] {
 /** The interactive elements of a parsed page, in document order. */
 export function scanElements(root: HTMLElement): StaticElement[] {
   const out: StaticElement[] = [];
+  const scope: NamingScope = { root, labelFor: labelLookup(root) };
   const visit = (el: HTMLElement): void => {
     const tag = el.tagName?.toLowerCase() ?? '';
     if (NOT_RENDERED.has(tag) || el.hasAttribute('hidden') || hiddenByStyle(el)) return;
@@ -134,7 +156,7 @@ export function scanElements(root: HTMLElement): StaticElement[] {
       else if (tag === 'input') value = el.getAttribute('value') ?? (type === 'checkbox' || type === 'radio' ? 'on' : '');
       out.push({
         role,
-        name: nameOf(el, role, root).slice(0, 80),
+        name: nameOf(el, role, scope).slice(0, 80),
         tag,
         ...(type ? { type } : {}),
         ...(field ? { field } : {}),

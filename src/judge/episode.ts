@@ -2,15 +2,15 @@
 import path from 'node:path';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonText, parseWith } from '../io';
+import type { FileStore } from '../fs/types';
+import { readJsonFileIfExists } from '../io';
 import type { ImageInput, LanguageModel } from '../llm/types';
 import { assertPlainName } from '../names';
-import { PyJsonError, parsePyJson, pyDumps } from '../py/json';
-import { pyOr, pyStr, pyTypeName } from '../py/repr';
+import { parsePyJson, pyDumps, pyErrorName } from '../py/json';
+import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
 import { cpSlice, pyStrip } from '../py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
-import { EvidenceError, isDict } from './format';
+import { EvidenceError } from './format';
 import { SYSTEM_JUDGE, judgePrompt } from './prompt';
 import { pickScreenshots } from './screenshots';
 
@@ -34,9 +34,8 @@ export async function buildJudgeRequest(
 ): Promise<JudgeRequest | null> {
   const store = options.store ?? nodeStore();
   const file = path.posix.join(episode, 'grade_inputs.json');
-  const text = await readTextIfExists(store, file);
-  if (text === null) return null;
-  const inputs = parseWith(GradeInputsSchema, parseJsonText(text, { file }), { file });
+  const inputs = await readJsonFileIfExists(store, file, GradeInputsSchema);
+  if (inputs === null) return null;
   let prompt: string;
   try {
     prompt = judgePrompt(instruction, inputs);
@@ -57,8 +56,7 @@ export const VERDICTS = ['SUCCESS', 'NOT SUCCESS'] as const;
 export function parseVerdict(reply: string): string {
   const parsed = parsePyJson(reply || '{}');
   if (!isDict(parsed)) throw new AttributeError(`'${pyTypeName(parsed)}' object has no attribute 'get'`);
-  const verdict = Object.prototype.hasOwnProperty.call(parsed, 'verdict') ? parsed.verdict : undefined;
-  return pyStrip(pyStr(pyOr(verdict, ''))).toUpperCase();
+  return pyStrip(pyStr(pyOr(pyDictGet(parsed, 'verdict'), ''))).toUpperCase();
 }
 
 /** Python's AttributeError, so a recorded judge error reads as the seed's does. */
@@ -68,7 +66,7 @@ class AttributeError extends Error {
 
 // `f"(judge error {type(e).__name__}: {str(e)[:200]})"`
 function judgeError(error: unknown): string {
-  const name = error instanceof PyJsonError ? 'JSONDecodeError' : error instanceof Error ? error.name : 'Error';
+  const name = error instanceof Error ? pyErrorName(error) : 'Error';
   const message = error instanceof Error ? error.message : String(error);
   return `(judge error ${name}: ${cpSlice(message, 0, 200)})`;
 }
@@ -107,7 +105,7 @@ export async function judgeEpisodeDetailed(
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
-  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readCached(store, dst);
+  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readJsonFileIfExists(store, dst, JudgeRecordSchema);
   if (cached) return { record: cached, outcome: 'cached' };
   const request = await buildJudgeRequest(options.episode, options.instruction, { store });
   if (!request) return { record: null, outcome: 'no-inputs' };
@@ -148,12 +146,6 @@ export async function judgeEpisodeDetailed(
   // No verdict: nothing is written, so the next pass judges the episode again.
   if (ok) await store.writeAtomic(dst, pyDumps(record, { indent: 1, ensureAscii: false }));
   return { record, outcome: ok ? 'judged' : 'no-verdict' };
-}
-
-async function readCached(store: FileStore, file: string): Promise<JudgeRecord | null> {
-  const text = await readTextIfExists(store, file);
-  if (text === null) return null;
-  return parseWith(JudgeRecordSchema, parseJsonText(text, { file }), { file });
 }
 
 /**

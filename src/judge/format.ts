@@ -5,9 +5,8 @@
  * @module
  */
 import { pyDict, pyDumps, pyEntries, pyKeys } from '../py/json';
-import { pyIn, pyOr, pyStr, pyTruthy, pyTypeName } from '../py/repr';
+import { isDict, pyDictGet, pyIn, pyOr, pyStr, pyTruthy, pyTypeName } from '../py/repr';
 import { cpSlice } from '../py/text';
-import { PyFloat } from '../py/float';
 
 /** The seed's `SKIP_PATH`: static files and admin endpoints are not evidence. Python's `$` also matches before a final newline. */
 export const SKIP_PATH = /^\/(_admin|static|favicon)|\.(css|js|png|jpg|svg|ico|woff2?)(?=\n?$)/;
@@ -24,16 +23,6 @@ export class EvidenceError extends TypeError {
   ) {
     super(`${field}: ${problem}`);
   }
-}
-
-/** A parsed JSON object (Python's dict). */
-export function isDict(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
-}
-
-// dict.get: own keys only, so `name` or `constructor` never come from the prototype.
-function get(obj: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
 
 function dict(v: unknown, field: string): Record<string, unknown> {
@@ -57,19 +46,19 @@ export function formatLog(log: readonly unknown[] | null | undefined, cap = 60):
   const lines: string[] = [];
   (log ?? []).forEach((e, i) => {
     const entry = dict(e, `log.${i}`);
-    const p = pyStr(pyOr(get(entry, 'path'), ''));
+    const p = pyStr(pyOr(pyDictGet(entry, 'path'), ''));
     if (SKIP_PATH.test(p)) return;
-    const query = dictOrEmpty(get(entry, 'query'), `log.${i}.query`);
+    const query = dictOrEmpty(pyDictGet(entry, 'query'), `log.${i}.query`);
     const q = pyEntries(query).filter(([, v]) => !pyIn(v, ['', null]));
-    const rawBody = get(entry, 'body');
+    const rawBody = pyDictGet(entry, 'body');
     // A dict body is filtered; a string or list body is dumped as it is.
     const body = isDict(rawBody)
       ? pyDict(pyEntries(rawBody).filter(([k, v]) => !pyIn(v, ['', null]) && k !== 'csrf_token'))
       : rawBody;
-    let line = `${pyStr(get(entry, 'method'))} ${p}`;
+    let line = `${pyStr(pyDictGet(entry, 'method'))} ${p}`;
     if (q.length > 0) line += ` ?${cpSlice(dumps(pyDict(q)), 0, 200)}`;
     if (pyTruthy(body)) line += ` body ${cpSlice(dumps(body), 0, 300)}`;
-    lines.push(`${line} -> ${pyStr(get(entry, 'status'))}`);
+    lines.push(`${line} -> ${pyStr(pyDictGet(entry, 'status'))}`);
   });
   return lines.slice(-cap).join('\n') || '(none)';
 }
@@ -82,13 +71,13 @@ export function formatChanges(changes: readonly unknown[] | null | undefined, ca
   const lines: string[] = [];
   (changes ?? []).forEach((c, i) => {
     const change = dict(c, `changes.${i}`);
-    const what = pyOr(get(change, 'collection'), get(change, 'table'), get(change, 'kind'), '?');
-    const inferred = !pyTruthy(get(change, 'before')) ? 'create' : !pyTruthy(get(change, 'after')) ? 'delete' : 'update';
-    const op = pyOr(get(change, 'op'), inferred);
-    const changed = dictOrEmpty(get(change, 'changed'), `changes.${i}.changed`);
-    const itemField = pyTruthy(get(change, 'after')) ? 'after' : 'before';
-    const item = dictOrEmpty(pyOr(get(change, 'after'), get(change, 'before'), {}), `changes.${i}.${itemField}`);
-    const name = pyOr(get(item, 'title'), get(item, 'name'), get(item, 'subject'), get(item, 'id'));
+    const what = pyOr(pyDictGet(change, 'collection'), pyDictGet(change, 'table'), pyDictGet(change, 'kind'), '?');
+    const inferred = !pyTruthy(pyDictGet(change, 'before')) ? 'create' : !pyTruthy(pyDictGet(change, 'after')) ? 'delete' : 'update';
+    const op = pyOr(pyDictGet(change, 'op'), inferred);
+    const changed = dictOrEmpty(pyDictGet(change, 'changed'), `changes.${i}.changed`);
+    const itemField = pyTruthy(pyDictGet(change, 'after')) ? 'after' : 'before';
+    const item = dictOrEmpty(pyOr(pyDictGet(change, 'after'), pyDictGet(change, 'before'), {}), `changes.${i}.${itemField}`);
+    const name = pyOr(pyDictGet(item, 'title'), pyDictGet(item, 'name'), pyDictGet(item, 'subject'), pyDictGet(item, 'id'));
     lines.push(`${pyStr(op)} ${pyStr(what)} (${pyStr(name)}): ${cpSlice(dumpsDefaultStr(changed), 0, 400)}`);
   });
   return lines.slice(0, cap).join('\n') || '(none)';

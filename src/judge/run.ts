@@ -96,6 +96,15 @@ export function judgeDirOf(run: string): string {
 }
 
 /**
+ * The task ids with a record in a judge dir (its `<task_id>.json` files), from one listing: callers test this
+ * set instead of opening each record file, which spares a failed open per task not yet judged.
+ */
+export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set<string>> {
+  const files = (await store.list(judgeDir)).filter((e) => !e.isDirectory && e.name.endsWith('.json'));
+  return new Set(files.map((e) => e.name.slice(0, -'.json'.length)));
+}
+
+/**
  * Judges every episode of a run, as the seed's `cmd_judge`: the episodes are the run's subdirs named by a known
  * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json`. One episode's error is
  * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet.
@@ -110,9 +119,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const tasks = await loadInstructions(run, { ...options, store });
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
-  const recorded = new Set(
-    (await store.list(judgeDir)).filter((e) => !e.isDirectory && e.name.endsWith('.json')).map((e) => e.name.slice(0, -'.json'.length)),
-  );
+  const recorded = await judgedIds(store, judgeDir);
   options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);

@@ -66,6 +66,11 @@ export class PyJsonError extends SyntaxError {
   }
 }
 
+/** `type(e).__name__` as Python would print it: a {@link PyJsonError} is Python's `JSONDecodeError`. */
+export function pyErrorName(error: Error): string {
+  return error instanceof PyJsonError ? 'JSONDecodeError' : error.name;
+}
+
 // Tokens JSON.parse would read differently from Python: integer-like keys (order), integral or non-finite
 // floats, ints beyond 2^53, NaN/Infinity. Strings are matched whole so digits inside them are skipped.
 const SPECIAL =
@@ -208,14 +213,12 @@ class ExactParser {
 
   private object(): Record<string, unknown> {
     const s = this.s;
-    const obj: Record<string, unknown> = {};
-    const order: string[] = [];
-    let indexKey = false;
+    const pairs: Array<[string, unknown]> = [];
     this.i++;
     this.ws();
     if (s[this.i] === '}') {
       this.i++;
-      return obj;
+      return {};
     }
     for (;;) {
       if (s[this.i] !== '"') throw errorAt(s, this.i, 'Expecting property name enclosed in double quotes');
@@ -224,25 +227,16 @@ class ExactParser {
       if (s[this.i] !== ':') throw errorAt(s, this.i, "Expecting ':' delimiter");
       this.i++;
       this.ws();
-      const value = this.value();
-      if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-        order.push(key);
-        indexKey ||= INDEX_KEY.test(key);
-      }
-      setOwn(obj, key, value);
+      pairs.push([key, this.value()]);
       this.ws();
       if (s[this.i] === '}') {
         this.i++;
-        break;
+        return pyDict(pairs);
       }
       if (s[this.i] !== ',') throw errorAt(s, this.i, "Expecting ',' delimiter");
       this.i++;
       this.ws();
     }
-    if (indexKey && order.join('\0') !== Object.keys(obj).join('\0')) {
-      Object.defineProperty(obj, KEY_ORDER, { value: order, enumerable: false });
-    }
-    return obj;
   }
 
   private array(): unknown[] {

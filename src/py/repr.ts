@@ -99,3 +99,13 @@ export function pyTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'list';
   return 'dict';
 }
+
+/** Whether a parsed JSON value is an object (Python's dict): not null, a list or a {@link PyFloat}. */
+export function isDict(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof PyFloat);
+}
+
+/** Python's `d.get(key)`: own keys only, so `name` or `constructor` never come from the prototype. */
+export function pyDictGet(d: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(d, key) ? d[key] : undefined;
+}

@@ -14,6 +14,7 @@ const WS_RUN = new RegExp(`[${PY_WHITESPACE}]+`, 'g');
 const WS_ONE = new RegExp(`^[${PY_WHITESPACE}]$`);
 const WS_LEAD = new RegExp(`^[${PY_WHITESPACE}]+`);
 const WS_TRAIL = new RegExp(`[${PY_WHITESPACE}]+$`);
+const NON_WS = new RegExp(`[^${PY_WHITESPACE}]`);
 
 /** `re.sub(r"\s+", replacement, s)` with Python's whitespace. */
 export function collapseWhitespace(s: string, replacement = ' '): string {
@@ -23,6 +24,11 @@ export function collapseWhitespace(s: string, replacement = ' '): string {
 /** Python's `s.strip()` (no argument). */
 export function pyStrip(s: string): string {
   return s.replace(WS_LEAD, '').replace(WS_TRAIL, '');
+}
+
+/** `not s.strip()`: whether `s` is empty or all Python whitespace (one scan, no copies). */
+export function pyIsBlank(s: string): boolean {
+  return !NON_WS.test(s);
 }
 
 /** Python's `c.isspace()` for one character. */
