@@ -3,7 +3,7 @@
  * with a 1280x800 page locked to the site's origin.
  * @module
  */
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { PageWatch } from './page-watch';
 import type { BrowserRequest } from './types';
 
@@ -61,6 +61,8 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
   let current: Promise<Browser> | null = null;
   let launches = 0;
   const launch = async (): Promise<Browser> => {
+    // Loaded here, not at import: playwright-core takes about a second to load and most commands never launch.
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
