@@ -4,6 +4,7 @@
  * @module
  */
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { sameOrigin, withTimeout } from './page-util';
 import { PageWatch } from './page-watch';
 import type { BrowserRequest } from './types';
 
@@ -208,20 +209,9 @@ function requestReporter(
   context.on('requestfailed', (r) => end(r, null));
   return {
     async flush(capMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
-      await Promise.race([chain, timeout]);
-      clearTimeout(timer);
+      await withTimeout(chain, capMs);
       for (const r of [...open.keys()]) end(r, null);
       await chain;
     },
   };
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
 }
