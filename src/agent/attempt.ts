@@ -8,7 +8,7 @@ import PQueue from 'p-queue';
 import { describeError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
-import { ZERO_USAGE, type Usage } from '../llm/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
 import type { Outcome, Task } from '../schemas';
 import type { SiteSource } from '../source/types';
@@ -157,7 +157,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
           recorded++;
           outcomes[episode.outcome]++;
           steps += episode.steps;
-          usage = { inputTokens: usage.inputTokens + result.usage.inputTokens, outputTokens: usage.outputTokens + result.usage.outputTokens };
+          usage = addUsage(usage, result.usage);
           finished.set(taskId, { episode, ok: result.ok });
           if (result.ok !== undefined) await saveResults();
           emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
