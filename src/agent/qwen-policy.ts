@@ -6,6 +6,7 @@
 import { openaiCompatible } from '../llm/openai-compatible';
 import type { LanguageModel } from '../llm/types';
 import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
+import { EpisodeRecorder } from './recorder';
 import type { Policy } from './types';
 
 /** Options of {@link qwenPolicy} common to both ways of naming the model. */
@@ -70,7 +71,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
         system,
         temperature: options.temperature ?? 0,
         maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
-        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: `step_${input.step}.png` }],
+        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: EpisodeRecorder.stepImage(input.step) }],
         ...(input.signal ? { signal: input.signal } : {}),
       });
       return { text: completion.text, usage: completion.usage, messages: { system, user: withImageTag(user, position) } };
