@@ -10,7 +10,7 @@ import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
-import type { Outcome, Task } from '../schemas';
+import type { Episode, Outcome, Task } from '../schemas';
 import type { SiteSource } from '../source/types';
 import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
@@ -84,12 +84,21 @@ export interface AttemptSummary {
   readonly outcomes: Readonly<Record<Outcome, number>>;
   /** Steps taken in this call's episodes. */
   readonly steps: number;
+  /** The given tasks' finished episodes in the run dir, earlier calls' included: how many, their steps and outcomes. */
+  readonly finished: FinishedTotals;
   /** Verified episodes of the whole run (`results.jsonl`), and how many passed. */
   readonly verified: { readonly total: number; readonly passed: number };
   /** The policy's tokens in this call. */
   readonly usage: Usage;
   /** Wall time in ms. */
   readonly ms: number;
+}
+
+/** Episodes counted with their steps and outcomes. */
+export interface FinishedTotals {
+  readonly episodes: number;
+  readonly steps: number;
+  readonly outcomes: Readonly<Record<Outcome, number>>;
 }
 
 /**
@@ -182,7 +191,25 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  return { tasks: unique.length, skipped, recorded, failed, outcomes, steps, verified: { total: verifiedCount, passed }, usage, ms: Date.now() - t0 };
+  const given = unique.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
+  return {
+    tasks: unique.length,
+    skipped,
+    recorded,
+    failed,
+    outcomes,
+    steps,
+    finished: finishedTotals(given),
+    verified: { total: verifiedCount, passed },
+    usage,
+    ms: Date.now() - t0,
+  };
+}
+
+function finishedTotals(episodes: ReadonlyArray<Pick<Episode, 'outcome' | 'steps'>>): FinishedTotals {
+  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
+  for (const e of episodes) outcomes[e.outcome]++;
+  return { episodes: episodes.length, steps: episodes.reduce((n, e) => n + e.steps, 0), outcomes };
 }
 
 function isHost(b: AttemptOptions['browser']): b is BrowserHost {

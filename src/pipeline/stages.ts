@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
-import { EPISODE_FILES } from '../agent/recorder';
 import type { FileStore } from '../fs/types';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
 import { withUsage } from '../llm/usage';
@@ -13,7 +12,7 @@ import { isPlainName } from '../names';
 import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
-import { EpisodeSchema, type Outcome, type Task } from '../schemas';
+import type { Task } from '../schemas';
 import { validate } from '../validate';
 import { judgeFor, measured, policyFor, readTasks, type StageContext } from './context';
 import type {
@@ -173,37 +172,17 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     ...(config.signal ? { signal: config.signal } : {}),
   });
   if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
-  const ids = [...new Set(tasks.map((t) => t.task_id))];
-  const finished = await finishedEpisodes(ctx.store, out, ids);
-  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
-  for (const e of finished) outcomes[e.outcome]++;
   const { total, passed } = summary.verified;
   return {
-    tasks: ids.length,
-    episodes: finished.length,
-    steps: finished.reduce((n, e) => n + e.steps, 0),
-    outcomes,
+    tasks: summary.tasks,
+    episodes: summary.finished.episodes,
+    steps: summary.finished.steps,
+    outcomes: summary.finished.outcomes,
     ran: summary.recorded,
     ranSteps: summary.steps,
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
   };
-}
-
-// The finished episodes of a run dir among `ids`, read only (a missing or unreadable episode.json is not finished).
-async function finishedEpisodes(store: FileStore, run: string, ids: readonly string[]): Promise<Array<{ outcome: Outcome; steps: number }>> {
-  const present = new Set((await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name));
-  const out: Array<{ outcome: Outcome; steps: number }> = [];
-  for (const id of ids) {
-    if (!present.has(id)) continue;
-    try {
-      const parsed = EpisodeSchema.safeParse(JSON.parse(await store.readText(path.posix.join(run, id, EPISODE_FILES.episode))));
-      if (parsed.success) out.push({ outcome: parsed.data.outcome, steps: parsed.data.steps });
-    } catch {
-      // not finished
-    }
-  }
-  return out;
 }
 
 // Forwards judge events and counts the episodes judged by this call.
