@@ -12,7 +12,7 @@ import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
 import type { Episode, Outcome, Task } from '../schemas';
 import type { SiteSource } from '../source/types';
-import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
+import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { mergeTasksFile, scanRun, writeResults } from './run-dir';
@@ -126,8 +126,8 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const skipped = unique.length - todo.length;
   emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
 
-  const owned = !isHost(options.browser);
-  const host = isHost(options.browser)
+  const owned = !isBrowserHost(options.browser);
+  const host = isBrowserHost(options.browser)
     ? options.browser
     : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const evidence = options.evidence ?? browserEvidence();
@@ -210,10 +210,6 @@ function finishedTotals(episodes: ReadonlyArray<Pick<Episode, 'outcome' | 'steps
   const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
   for (const e of episodes) outcomes[e.outcome]++;
   return { episodes: episodes.length, steps: episodes.reduce((n, e) => n + e.steps, 0), outcomes };
-}
-
-function isHost(b: AttemptOptions['browser']): b is BrowserHost {
-  return typeof (b as BrowserHost | undefined)?.browser === 'function';
 }
 
 // Checks every id and site before any path is built; a repeated task id is attempted once.

@@ -57,6 +57,11 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
+/** Whether `b` is a {@link BrowserHost} to share rather than options for a browser of one's own. */
+export function isBrowserHost(b: BrowserHost | BrowserOptions | undefined): b is BrowserHost {
+  return typeof (b as BrowserHost | undefined)?.browser === 'function';
+}
+
 /** A shared Chromium; see {@link BrowserHost}. */
 export function browserHost(options: BrowserOptions = {}): BrowserHost {
   let current: Promise<Browser> | null = null;
