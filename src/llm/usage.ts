@@ -102,7 +102,7 @@ export class UsageMeter {
     const lines = [...this.#tallies.values()].map((tally) => this.#priced(tally));
     const unpriced = [...new Set(lines.filter((line) => !line.priced).map((line) => line.model))];
     return {
-      total: sum(lines),
+      total: sumUsage(lines),
       steps: groupBy(lines, (line) => line.step),
       models: groupBy(lines, (line) => line.model),
       lines,
@@ -161,7 +161,8 @@ export function formatUsage(summary: UsageSummary): string {
   return out.join('\n');
 }
 
-function sum(lines: readonly UsageTotals[]): UsageTotals {
+/** The totals of `lines` added up: calls, tokens and cost; priced only when every one is. Nothing sums to zero, priced. */
+export function sumUsage(lines: readonly UsageTotals[]): UsageTotals {
   let calls = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -180,7 +181,7 @@ function sum(lines: readonly UsageTotals[]): UsageTotals {
 function groupBy(lines: readonly UsageLine[], key: (line: UsageLine) => string): Record<string, UsageTotals> {
   const groups = new Map<string, UsageLine[]>();
   for (const line of lines) groups.set(key(line), [...(groups.get(key(line)) ?? []), line]);
-  return Object.fromEntries([...groups].map(([name, group]) => [name, sum(group)]));
+  return Object.fromEntries([...groups].map(([name, group]) => [name, sumUsage(group)]));
 }
 
 function n(value: number): string {

@@ -9,7 +9,7 @@ import type { Policy } from '../agent/types';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import type { LanguageModel } from '../llm/types';
-import { type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
+import { sumUsage, type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
 import { TaskSchema, type Task } from '../schemas';
 import type { PipelineLayout } from './layout';
 import { PipelineConfigError, type PipelinePlan } from './plan';
@@ -29,21 +29,10 @@ export interface StageContext {
   readonly incomplete: string[];
 }
 
-const ZERO: UsageTotals = Object.freeze({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: true });
-
-/** The meter's totals over the given step labels. */
+/** The meter's totals over the given step labels (a label with no calls adds nothing). */
 function totals(meter: UsageMeter, labels: readonly string[]): UsageTotals {
   const steps = meter.summary().steps;
-  return labels.reduce<UsageTotals>((sum, label) => {
-    const t = steps[label] ?? ZERO;
-    return {
-      calls: sum.calls + t.calls,
-      inputTokens: sum.inputTokens + t.inputTokens,
-      outputTokens: sum.outputTokens + t.outputTokens,
-      cost: sum.cost + t.cost,
-      priced: sum.priced && t.priced,
-    };
-  }, ZERO);
+  return sumUsage(labels.flatMap((label) => steps[label] ?? []));
 }
 
 /** Runs `work` and adds its wall time and the model use counted under `labels` meanwhile. */
