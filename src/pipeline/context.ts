@@ -29,6 +29,16 @@ export interface StageContext {
   readonly incomplete: string[];
 }
 
+/** The step labels the stages' model calls are counted under in the meter (and so in the usage summary). */
+export const USAGE_STEPS = Object.freeze({
+  propose: 'propose',
+  attempt: 'attempt',
+  judge: 'judge',
+  validateAttempt: 'validate:attempt',
+  validateJudge: 'validate:judge',
+  rows: 'rows',
+} as const);
+
 /** The meter's totals over the given step labels (a label with no calls adds nothing). */
 function totals(meter: UsageMeter, labels: readonly string[]): UsageTotals {
   const steps = meter.summary().steps;
