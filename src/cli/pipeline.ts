@@ -283,7 +283,7 @@ function buildConfig(
     sites: setup.sites ?? sandbox?.sites,
     proposer: models.proposer ?? sandbox?.proposer,
     judge: models.judge ?? sandbox?.judge,
-    ...(setup.agent ? { agent: setup.agent } : sandbox ? { policy: sandbox.policy } : {}),
+    ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
     humanTasks: flags.humanTasks ?? sandbox?.humanTasks,
     ...(flags.humanPerSite !== undefined && !sandbox ? { humanPerSite: flags.humanPerSite } : {}),

@@ -65,7 +65,7 @@ export async function measured<T extends object>(ctx: StageContext, labels: read
 export function policyFor(ctx: StageContext, label: string): Policy {
   const { policy, agent } = ctx.config;
   if (policy) return meteredPolicy(policy, ctx.meter, label);
-  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }) });
+  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }), thinking: ctx.config.agentThinking === true });
 }
 
 /** The judge for a run, its calls counted under `label`. */
