@@ -148,13 +148,13 @@ export function withUsage(llm: LanguageModel, meter: UsageMeter, options: WithUs
  */
 export function formatUsage(summary: UsageSummary): string {
   const { total } = summary;
-  const out = [`tokens: ${n(total.inputTokens)} in, ${n(total.outputTokens)} out (${n(total.calls)} calls), cost ${money(total)}`];
+  const out = [`tokens: ${formatCount(total.inputTokens)} in, ${formatCount(total.outputTokens)} out (${formatCount(total.calls)} calls), cost ${money(total)}`];
   const width = Math.max(0, ...summary.lines.map((line) => line.step.length));
   const modelWidth = Math.max(0, ...summary.lines.map((line) => line.model.length));
   for (const line of summary.lines) {
     out.push(
-      `  ${line.step.padEnd(width)}  ${line.model.padEnd(modelWidth)}  ${n(line.calls)} calls  ` +
-        `${n(line.inputTokens)} in  ${n(line.outputTokens)} out  ${line.priced ? money(line) : 'price unknown'}`,
+      `  ${line.step.padEnd(width)}  ${line.model.padEnd(modelWidth)}  ${formatCount(line.calls)} calls  ` +
+        `${formatCount(line.inputTokens)} in  ${formatCount(line.outputTokens)} out  ${line.priced ? money(line) : 'price unknown'}`,
     );
   }
   if (summary.unpriced.length) out.push(`  (no price known for ${summary.unpriced.join(', ')}: not in the cost)`);
@@ -184,7 +184,8 @@ function groupBy(lines: readonly UsageLine[], key: (line: UsageLine) => string):
   return Object.fromEntries([...groups].map(([name, group]) => [name, sumUsage(group)]));
 }
 
-function n(value: number): string {
+/** A count with thousands separators: `120,400`. */
+export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
