@@ -170,11 +170,26 @@ describe('taskgen pipeline --serve-qwen', () => {
     expect(served).toEqual(expect.arrayContaining(['--data-parallel-size', '2']));
     const [request] = (await readFile(`${record}.requests`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(request.chat_template_kwargs).toEqual({ enable_thinking: false });
+    expect(request.max_tokens).toBe(512);
     expect(JSON.stringify(request.messages)).toContain('data:image/png;base64,');
     expect(() => process.kill(pid, 0)).toThrow(); // stopped
     expect(await readFile(path.join(out, 'vllm.log'), 'utf8')).toContain('Application startup complete.');
     const [episode] = (await readdir(path.join(out, 'run'))).filter((d) => d.startsWith('tg-'));
     expect(JSON.parse(await readFile(path.join(out, 'run', episode!, 'episode.json'), 'utf8'))).toMatchObject({ model: 'Qwen/Qwen3.5-4B', answer: 'I am a fake' });
+  });
+
+  it('with --thinking, turns thinking on and gives the agent as many tokens per reply as taskgen attempt does', async () => {
+    const vllm = path.join(tmp, 'vllm-thinking');
+    await writeFile(vllm, FAKE_VLLM);
+    await chmod(vllm, 0o755);
+    const record = path.join(tmp, 'vllm-thinking.json');
+    const out = path.join(tmp, 'served-thinking');
+    const args = ['--sandbox', '--out', out, '--sandbox-sites', '1', '--per-site', '1', '--only', 'propose,attempt', '--serve-qwen', '--thinking', '--vllm', vllm];
+    const r = await finish(cli(args, { FAKE_RECORD: record }));
+    expect(r.code, r.stderr).toBe(0);
+    const [request] = (await readFile(`${record}.requests`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    expect(request.chat_template_kwargs).toEqual({ enable_thinking: true });
+    expect(request.max_tokens).toBe(4096);
   });
 });
 

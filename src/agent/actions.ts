@@ -7,7 +7,8 @@
 import type { ElementHandle } from 'playwright-core';
 import type { Action } from '../schemas';
 import { elementExpression } from './page-script';
-import { PageGoneError, type PageWatch } from './page-watch';
+import { PageGoneError, rethrowGone, sameOrigin } from './page-util';
+import type { PageWatch } from './page-watch';
 import type { ObservedElement } from './types';
 
 /** What an action needs besides itself. */
@@ -162,16 +163,4 @@ function describe(error: unknown, ctx: ActionContext): string {
   }
   const first = message.split('\n')[0]!.replace(/^[\w.]+: /, '');
   return `the action failed: ${first}`;
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
-}
-
-function rethrowGone(error: unknown): void {
-  if (error instanceof PageGoneError) throw error;
 }

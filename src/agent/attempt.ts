@@ -8,11 +8,11 @@ import PQueue from 'p-queue';
 import { describeError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
-import { ZERO_USAGE, type Usage } from '../llm/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
-import type { Outcome, Task } from '../schemas';
+import type { Episode, Outcome, Task } from '../schemas';
 import type { SiteSource } from '../source/types';
-import { browserHost, type BrowserHost, type BrowserOptions } from './browser';
+import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { mergeTasksFile, scanRun, writeResults } from './run-dir';
@@ -84,12 +84,21 @@ export interface AttemptSummary {
   readonly outcomes: Readonly<Record<Outcome, number>>;
   /** Steps taken in this call's episodes. */
   readonly steps: number;
+  /** The given tasks' finished episodes in the run dir, earlier calls' included: how many, their steps and outcomes. */
+  readonly finished: FinishedTotals;
   /** Verified episodes of the whole run (`results.jsonl`), and how many passed. */
   readonly verified: { readonly total: number; readonly passed: number };
   /** The policy's tokens in this call. */
   readonly usage: Usage;
   /** Wall time in ms. */
   readonly ms: number;
+}
+
+/** Episodes counted with their steps and outcomes. */
+export interface FinishedTotals {
+  readonly episodes: number;
+  readonly steps: number;
+  readonly outcomes: Readonly<Record<Outcome, number>>;
 }
 
 /**
@@ -117,8 +126,8 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const skipped = unique.length - todo.length;
   emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
 
-  const owned = !isHost(options.browser);
-  const host = isHost(options.browser)
+  const owned = !isBrowserHost(options.browser);
+  const host = isBrowserHost(options.browser)
     ? options.browser
     : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const evidence = options.evidence ?? browserEvidence();
@@ -157,7 +166,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
           recorded++;
           outcomes[episode.outcome]++;
           steps += episode.steps;
-          usage = { inputTokens: usage.inputTokens + result.usage.inputTokens, outputTokens: usage.outputTokens + result.usage.outputTokens };
+          usage = addUsage(usage, result.usage);
           finished.set(taskId, { episode, ok: result.ok });
           if (result.ok !== undefined) await saveResults();
           emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
@@ -182,11 +191,25 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  return { tasks: unique.length, skipped, recorded, failed, outcomes, steps, verified: { total: verifiedCount, passed }, usage, ms: Date.now() - t0 };
+  const given = unique.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
+  return {
+    tasks: unique.length,
+    skipped,
+    recorded,
+    failed,
+    outcomes,
+    steps,
+    finished: finishedTotals(given),
+    verified: { total: verifiedCount, passed },
+    usage,
+    ms: Date.now() - t0,
+  };
 }
 
-function isHost(b: AttemptOptions['browser']): b is BrowserHost {
-  return typeof (b as BrowserHost | undefined)?.browser === 'function';
+function finishedTotals(episodes: ReadonlyArray<Pick<Episode, 'outcome' | 'steps'>>): FinishedTotals {
+  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
+  for (const e of episodes) outcomes[e.outcome]++;
+  return { episodes: episodes.length, steps: episodes.reduce((n, e) => n + e.steps, 0), outcomes };
 }
 
 // Checks every id and site before any path is built; a repeated task id is attempted once.

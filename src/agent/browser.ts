@@ -3,7 +3,8 @@
  * with a 1280x800 page locked to the site's origin.
  * @module
  */
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { sameOrigin, withTimeout } from './page-util';
 import { PageWatch } from './page-watch';
 import type { BrowserRequest } from './types';
 
@@ -56,11 +57,18 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
+/** Whether `b` is a {@link BrowserHost} to share rather than options for a browser of one's own. */
+export function isBrowserHost(b: BrowserHost | BrowserOptions | undefined): b is BrowserHost {
+  return typeof (b as BrowserHost | undefined)?.browser === 'function';
+}
+
 /** A shared Chromium; see {@link BrowserHost}. */
 export function browserHost(options: BrowserOptions = {}): BrowserHost {
   let current: Promise<Browser> | null = null;
   let launches = 0;
   const launch = async (): Promise<Browser> => {
+    // Loaded here, not at import: playwright-core takes about a second to load and most commands never launch.
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
@@ -206,20 +214,9 @@ function requestReporter(
   context.on('requestfailed', (r) => end(r, null));
   return {
     async flush(capMs) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs)));
-      await Promise.race([chain, timeout]);
-      clearTimeout(timer);
+      await withTimeout(chain, capMs);
       for (const r of [...open.keys()]) end(r, null);
       await chain;
     },
   };
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin;
-  } catch {
-    return false;
-  }
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import type { FileStore } from '../fs/types';
-import { ZERO_USAGE, type Usage } from '../llm/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { VerifierSchema, type Action, type Change, type Episode, type LogEntry, type Outcome, type Row, type Task } from '../schemas';
 import { verifyEpisode } from '../verify';
 import { describeError } from '../errors';
@@ -268,8 +268,4 @@ async function infra<T>(what: string, work: () => Promise<T>): Promise<T> {
     if (error instanceof PageGoneError) throw error;
     throw new EpisodeFailure(`${what}: ${describeError(error)}`, { cause: error });
   }
-}
-
-function addUsage(a: Usage, b: Usage | undefined): Usage {
-  return b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a;
 }

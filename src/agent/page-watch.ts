@@ -4,17 +4,15 @@
  * @module
  */
 import type { Page, Request } from 'playwright-core';
+import { PageGoneError, rethrowGone, sameOrigin, withTimeout } from './page-util';
+
+export { PageGoneError } from './page-util';
 
 /** A point in the page's activity, taken before an action. */
 export interface ActivityMark {
   readonly started: number;
   readonly navigations: number;
   readonly blockedNavigations: number;
-}
-
-/** The page is gone: closed, crashed, or its browser died. Ends the episode. */
-export class PageGoneError extends Error {
-  override readonly name = 'PageGoneError';
 }
 
 /** Tracks a page's activity; see the module comment. */
@@ -151,13 +149,8 @@ export class PageWatch {
     await popup.waitForURL((u) => u.href !== 'about:blank', { timeout: 3000 }).catch(() => {});
     const url = popup.url();
     await popup.close().catch(() => {});
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return;
-    }
-    if (target.origin !== this.origin) return;
+    if (!sameOrigin(url, this.origin)) return;
+    const target = new URL(url);
     this.notes.push(`the page opened ${target.pathname}${target.search} in a new tab; it was opened here instead`);
     await this.page.goto(target.href, { waitUntil: 'load', timeout: 10_000 }).catch(() => {});
   }
@@ -165,16 +158,6 @@ export class PageWatch {
 
 const AFTER_A_FRAME = 'new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))';
 
-function rethrowGone(error: unknown): void {
-  if (error instanceof PageGoneError) throw error;
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
-  clearTimeout(timer);
 }

@@ -6,6 +6,7 @@
 import { openaiCompatible } from '../llm/openai-compatible';
 import type { LanguageModel } from '../llm/types';
 import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
+import { EpisodeRecorder } from './recorder';
 import type { Policy } from './types';
 
 /** Options of {@link qwenPolicy} common to both ways of naming the model. */
@@ -14,6 +15,12 @@ export interface QwenPolicyBaseOptions {
   readonly temperature?: number;
   /** The most tokens per reply. Default 512, or 4096 with `thinking`. */
   readonly maxTokens?: number;
+  /**
+   * The model thinks before it answers (Qwen's `enable_thinking`), so it gets more tokens per reply. Given
+   * `{baseURL, model}`, this also switches thinking on in the requests; given `{llm}`, the adapter must do that.
+   * Default false.
+   */
+  readonly thinking?: boolean;
   /** The system prompt. Default {@link AGENT_SYSTEM_PROMPT}. */
   readonly system?: string;
   /** The most previous steps shown. Default 30. */
@@ -38,8 +45,6 @@ export interface QwenPolicyEndpointOptions extends QwenPolicyBaseOptions {
   readonly model: string;
   /** The API key; default env `OPENAI_API_KEY`, else none. */
   readonly apiKey?: string;
-  /** Let the model think first (Qwen's `enable_thinking`). Default false. */
-  readonly thinking?: boolean;
   /** More fields for every request body (merged over the thinking switch). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
 }
@@ -52,13 +57,13 @@ export type QwenPolicyOptions = QwenPolicyModelOptions | QwenPolicyEndpointOptio
  * user message with the task, the previous actions and their errors and the current observation, with the
  * screenshot as an image. Given `{baseURL, model}`, it talks to that OpenAI-compatible server (vLLM) with
  * thinking off (`chat_template_kwargs: {enable_thinking: false}`) unless `thinking` is set; given `{llm}`,
- * thinking is that adapter's business.
+ * switching thinking on is that adapter's business, and `thinking` only says it is on.
  * @example
  * const policy = qwenPolicy({ baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen3.5-4B' });
  */
 export function qwenPolicy(options: QwenPolicyOptions): Policy {
   const llm = 'llm' in options ? options.llm : qwenEndpoint(options);
-  const thinking = !('llm' in options) && options.thinking === true;
+  const thinking = options.thinking === true;
   const system = options.system ?? AGENT_SYSTEM_PROMPT;
   const position = options.imagePosition ?? 'after';
   return {
@@ -70,7 +75,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
         system,
         temperature: options.temperature ?? 0,
         maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
-        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: `step_${input.step}.png` }],
+        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: EpisodeRecorder.stepImage(input.step) }],
         ...(input.signal ? { signal: input.signal } : {}),
       });
       return { text: completion.text, usage: completion.usage, messages: { system, user: withImageTag(user, position) } };

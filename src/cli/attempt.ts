@@ -8,6 +8,7 @@ import { Option, type Command } from 'commander';
 import { attempt, type AttemptEvent, type AttemptSummary } from '../agent/attempt';
 import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
+import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { EvidenceProvider, Policy } from '../agent/types';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
@@ -50,7 +51,7 @@ export function register(program: Command): void {
         .default('qwen'),
     )
     .option('--endpoint <url>', 'the OpenAI-compatible server of the qwen policy (vLLM)', 'http://127.0.0.1:8000/v1')
-    .option('--model <name>', 'the served model of the qwen policy', 'Qwen/Qwen3.5-4B')
+    .option('--model <name>', 'the served model of the qwen policy', DEFAULT_QWEN_MODEL)
     .option('--api-key-env <name>', 'environment variable with the endpoint key (default: none)')
     .option('--thinking', 'let the model think before acting', false)
     .option('--temperature <t>', 'sampling temperature', Number, 0)

@@ -59,14 +59,14 @@ export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
       ...shared, baseURL: options.endpoint, model, apiKey: apiKey ?? 'EMPTY', extraBody: options.extraBody,
     });
     const keyNote = options.apiKeyEnv ? `key from ${options.apiKeyEnv}` : 'no key';
-    return describe(llm, `${model} on the OpenAI-compatible server ${safeUrl(options.endpoint)} (${keyNote})`);
+    return describe(llm, `${model} on the OpenAI-compatible server ${scrubSecrets(options.endpoint)} (${keyNote})`);
   }
   if (isGeminiModel(model)) {
     const names = options.apiKeyEnv ? [options.apiKeyEnv] : [...GEMINI_KEY_ENV];
     const apiKey = requireKey(env, names, model);
     const baseUrl = options.baseUrl ?? env.GEMINI_BASE_URL;
     const llm = gemini({ ...shared, model, apiKey, baseUrl });
-    const where = baseUrl ? `the Gemini API at ${safeUrl(baseUrl)}` : 'the Gemini API';
+    const where = baseUrl ? `the Gemini API at ${scrubSecrets(baseUrl)}` : 'the Gemini API';
     return describe(llm, `${model} on ${where} (key from ${names.find((name) => env[name])})`);
   }
   if (isOpenAIModel(model)) {
@@ -100,9 +100,4 @@ function requireKey(env: Readonly<Record<string, string | undefined>>, names: re
 
 function describe(llm: LanguageModel, description: string): ResolvedModel {
   return { provider: llm.provider, modelId: llm.modelId, description, complete: (prompt, call) => llm.complete(prompt, call) };
-}
-
-/** The URL without credentials or key-like query parameters, for printing. */
-function safeUrl(url: string): string {
-  return scrubSecrets(url);
 }

@@ -3,12 +3,10 @@
  * when it ends, and the final summary (counts, rates, tokens, cost, wall time, where every output is).
  * @module
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { formatUsage } from '../llm/usage';
+import { formatCount, formatUsage } from '../llm/usage';
 import type { PipelineEvent, PipelineStage, PipelineSummary, StageSummaries } from '../pipeline/types';
-import type { Interval } from '../schemas';
 import { attemptPrinter } from './attempt';
+import { fileUrl, interval } from './format';
 import { judgePrinter } from './judge';
 import { proposePrinter } from './propose';
 import { reportPrinter } from './report';
@@ -98,7 +96,7 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
     case 'propose': {
       const s = summary as StageSummaries['propose'];
       const empty = s.emptySites.length ? `; ${s.emptySites.length} sites got none` : '';
-      return `${n(s.tasks)} tasks in the tasks file: ${n(s.proposed)} proposed now (${n(s.info)} info) for ${s.sites - s.resumedSites} sites, ${s.resumedSites} sites already done${empty}`;
+      return `${formatCount(s.tasks)} tasks in the tasks file: ${formatCount(s.proposed)} proposed now (${formatCount(s.info)} info) for ${s.sites - s.resumedSites} sites, ${s.resumedSites} sites already done${empty}`;
     }
     case 'attempt':
       return attemptText(summary as StageSummaries['attempt']);
@@ -109,13 +107,13 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
       const v = s.score;
       return (
         `${s.humanTasks} human tasks: ${attemptText(s.attempt)}; ${judgeText(s.judge)}; judge vs verifiers: ` +
-        `agreement ${v.agreement.toFixed(3)} ${ci(v.agreement_ci)}, precision ${v.precision.toFixed(3)} ${ci(v.precision_ci)}, ` +
-        `recall ${v.recall.toFixed(3)} ${ci(v.recall_ci)} (tp ${v.tp}, fp ${v.fp}, fn ${v.fn}, tn ${v.tn})`
+        `agreement ${v.agreement.toFixed(3)} ${interval(v.agreement_ci)}, precision ${v.precision.toFixed(3)} ${interval(v.precision_ci)}, ` +
+        `recall ${v.recall.toFixed(3)} ${interval(v.recall_ci)} (tp ${v.tp}, fp ${v.fp}, fn ${v.fn}, tn ${v.tn})`
       );
     }
     case 'rows': {
       const r = (summary as StageSummaries['rows']).report;
-      return `${n(r.selected_trajectories)} of ${n(r.candidates)} judged successes selected: ${n(r.selected_rows)} steps of the ${n(r.budget)} budget (short by ${n(r.short_by)}), ${r.sites} sites`;
+      return `${formatCount(r.selected_trajectories)} of ${formatCount(r.candidates)} judged successes selected: ${formatCount(r.selected_rows)} steps of the ${formatCount(r.budget)} budget (short by ${formatCount(r.short_by)}), ${r.sites} sites`;
     }
     default: {
       const s = summary as StageSummaries['report'];
@@ -128,12 +126,12 @@ function attemptText(s: StageSummaries['attempt']): string {
   const outcomes = Object.entries(s.outcomes).filter(([, k]) => k > 0).map(([o, k]) => `${o} ${k}`).join(', ');
   const verified = s.verified ? `, verifier passed ${s.verified.passed}/${s.verified.total} (${pct(s.verified.rate)})` : '';
   const failed = s.failed ? `, ${s.failed} could not run` : '';
-  return `${n(s.episodes)}/${n(s.tasks)} episodes (${n(s.ran)} run now${failed}), ${n(s.steps)} steps${outcomes ? `, ${outcomes}` : ''}${verified}`;
+  return `${formatCount(s.episodes)}/${formatCount(s.tasks)} episodes (${formatCount(s.ran)} run now${failed}), ${formatCount(s.steps)} steps${outcomes ? `, ${outcomes}` : ''}${verified}`;
 }
 
 function judgeText(s: StageSummaries['judge']): string {
   const left = s.noVerdict + s.errors;
-  return `${n(s.episodes)} judged by ${s.model} (${n(s.judged)} now): ${n(s.success)} SUCCESS (${pct(s.rate)})${left ? `, ${left} left unjudged` : ''}`;
+  return `${formatCount(s.episodes)} judged by ${s.model} (${formatCount(s.judged)} now): ${formatCount(s.success)} SUCCESS (${pct(s.rate)})${left ? `, ${left} left unjudged` : ''}`;
 }
 
 /** The final summary: what ran, the figures, tokens and cost, wall time, and where every output is. */
@@ -160,20 +158,8 @@ export function formatPipelineSummary(summary: PipelineSummary): string {
   return out.join('\n');
 }
 
-function fileUrl(file: string): string {
-  return pathToFileURL(path.resolve(file)).href;
-}
-
-function ci(interval: Interval): string {
-  return interval ? `[${interval[0].toFixed(3)}, ${interval[1].toFixed(3)}]` : '[-]';
-}
-
 function pct(rate: number): string {
   return `${(rate * 100).toFixed(1)}%`;
-}
-
-function n(value: number): string {
-  return value.toLocaleString('en-US');
 }
 
 /** Milliseconds as `12.3 s` or `4 min 05 s`. */

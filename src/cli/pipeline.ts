@@ -135,7 +135,9 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
   const list = (text: string | undefined) => (text === undefined ? undefined : text.split(',').map((s) => s.trim()));
   const sites = list(flags.sites);
   for (const site of sites ?? []) assertPlainName(site, 'site');
-  const { stages } = stagesToRun({ skip: list(flags.skip) as PipelineStage[], only: list(flags.only) as PipelineStage[] });
+  const skip = list(flags.skip) as PipelineStage[] | undefined;
+  const only = list(flags.only) as PipelineStage[] | undefined;
+  const { stages } = stagesToRun({ skip, only });
   const runs = (...names: PipelineStage[]) => names.some((s) => stages.includes(s));
   const out = flags.out ?? (flags.sandbox ? DEFAULT_DEMO_DIR : DEFAULT_PIPELINE_DIR);
   const models = resolveRealModels(flags, runs);
@@ -157,11 +159,11 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     const agent = await agentModel(flags, runs('attempt', 'validate') && !(sandbox && !models.agentGiven), out, cleanup);
     const lines: string[] = [`taskgen pipeline -> ${out}/`];
     const evidence = await evidenceFor(flags, sandbox);
-    const config = buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, stop: stop.signal });
+    const config = buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, skip, only, stop: stop.signal });
     lines.push(...describeSetup(flags, sandbox, models, agent?.description, runs));
     process.stdout.write(`${lines.join('\n')}\n`);
 
-    const printer = pipelinePrinter({ perSite: config.perSite ?? 140, progress: flags.progress });
+    const printer = pipelinePrinter({ perSite: config.perSite, progress: flags.progress });
     const summary = await pipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
     process.stdout.write(`${formatPipelineSummary(summary)}\n`);
     const standIns = standInRoles(models, runs);
@@ -271,9 +273,11 @@ function buildConfig(
     models: RealModels;
     agent?: PipelineConfig['agent'];
     evidence: EvidenceProvider;
+    skip: PipelineStage[] | undefined;
+    only: PipelineStage[] | undefined;
     stop: AbortSignal;
   },
-): PipelineConfig {
+): PipelineConfig & { readonly perSite: number } {
   const { sandbox, models } = setup;
   const source = sandbox?.source
     ?? (flags.sitemaps && flags.baseUrl ? miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl }) : memorySource({ sitemaps: {} }));
@@ -283,7 +287,7 @@ function buildConfig(
     sites: setup.sites ?? sandbox?.sites,
     proposer: models.proposer ?? sandbox?.proposer,
     judge: models.judge ?? sandbox?.judge,
-    ...(setup.agent ? { agent: setup.agent } : sandbox ? { policy: sandbox.policy } : {}),
+    ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
     humanTasks: flags.humanTasks ?? sandbox?.humanTasks,
     ...(flags.humanPerSite !== undefined && !sandbox ? { humanPerSite: flags.humanPerSite } : {}),
@@ -295,8 +299,8 @@ function buildConfig(
     maxSteps: flags.maxSteps,
     episodeTimeoutMs: flags.episodeTimeout * 1000,
     ...(flags.actionTimeout ? { actionTimeoutMs: flags.actionTimeout * 1000 } : {}),
-    skip: flags.skip?.split(',').map((s) => s.trim()) as PipelineStage[] | undefined,
-    only: flags.only?.split(',').map((s) => s.trim()) as PipelineStage[] | undefined,
+    skip: setup.skip,
+    only: setup.only,
     meter: new UsageMeter(),
     signal: setup.stop,
   };

@@ -1,9 +1,8 @@
 /** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { writeReport, type ReportEvent } from '../report/index';
+import { fileUrl } from './format';
 import { progressBar, type PrinterOptions } from './progress';
 
 /** Problems printed one by one before the rest are only counted (they are all listed in the report). */
@@ -32,7 +31,7 @@ export function register(program: Command): void {
         judgeDir: flags.judge,
         onEvent: reportPrinter(),
       });
-      process.stdout.write(`report: ${file}\nopen ${pathToFileURL(path.resolve(file)).href}\n`);
+      process.stdout.write(`report: ${file}\nopen ${fileUrl(file)}\n`);
     });
 }
 

@@ -8,10 +8,8 @@ import type { Command } from 'commander';
 import { pyDumps } from '../py/json';
 import { DEFAULT_BUDGET, writeRows, type RowsEvent } from '../rows';
 import { integer } from './flags';
-import { progressBar, type PrinterOptions } from './progress';
-
-/** The seed's default tasks file (its `OUT / "tasks.jsonl"`). */
-const DEFAULT_TASKS = 'data/webmix/taskgen/tasks.jsonl';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { DEFAULT_TASKS_FILE } from './propose';
 
 interface RowsFlags {
   out: string;
@@ -29,7 +27,7 @@ export function register(program: Command): void {
     )
     .argument('<run>', 'the run dir (episodes with rows/; judge records in <run>_judge)')
     .requiredOption('--out <dir>', 'the rows dir (what it already holds is kept)')
-    .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS)
+    .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS_FILE)
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter();
@@ -45,7 +43,7 @@ export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: Ro
   let bar: SingleBar | undefined;
   let started = false;
   const onEvent = (event: RowsEvent) => {
-    if (event.type === 'warning') process.stderr.write(`warning: ${event.message}\n`);
+    if (event.type === 'warning') printAbove(bar, process.stderr, `warning: ${event.message}`);
     if (event.type !== 'copied') return;
     if (!started) {
       started = true;

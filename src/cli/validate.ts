@@ -8,13 +8,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { formatJudgeSummary } from '../judge/run';
 import { formatUsage } from '../llm/usage';
-import type { Interval, JudgeScoreWithIntervals } from '../schemas';
+import type { JudgeScoreWithIntervals } from '../schemas';
 import { formatScore, validate } from '../validate';
+import { interval } from './format';
 import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
-
-function interval(ci: Interval): string {
-  return ci ? `[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : '[-]';
-}
 
 function scoreRow(name: string, s: JudgeScoreWithIntervals): string {
   return (

@@ -93,3 +93,8 @@ export class LLMError extends Error {
 
 /** Usage with nothing counted. */
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });
+
+/** `a` plus `b`, token by token; `a` itself when there is no `b`. */
+export function addUsage(a: Usage, b?: Usage): Usage {
+  return b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a;
+}

@@ -102,7 +102,7 @@ export class UsageMeter {
     const lines = [...this.#tallies.values()].map((tally) => this.#priced(tally));
     const unpriced = [...new Set(lines.filter((line) => !line.priced).map((line) => line.model))];
     return {
-      total: sum(lines),
+      total: sumUsage(lines),
       steps: groupBy(lines, (line) => line.step),
       models: groupBy(lines, (line) => line.model),
       lines,
@@ -148,20 +148,21 @@ export function withUsage(llm: LanguageModel, meter: UsageMeter, options: WithUs
  */
 export function formatUsage(summary: UsageSummary): string {
   const { total } = summary;
-  const out = [`tokens: ${n(total.inputTokens)} in, ${n(total.outputTokens)} out (${n(total.calls)} calls), cost ${money(total)}`];
+  const out = [`tokens: ${formatCount(total.inputTokens)} in, ${formatCount(total.outputTokens)} out (${formatCount(total.calls)} calls), cost ${money(total)}`];
   const width = Math.max(0, ...summary.lines.map((line) => line.step.length));
   const modelWidth = Math.max(0, ...summary.lines.map((line) => line.model.length));
   for (const line of summary.lines) {
     out.push(
-      `  ${line.step.padEnd(width)}  ${line.model.padEnd(modelWidth)}  ${n(line.calls)} calls  ` +
-        `${n(line.inputTokens)} in  ${n(line.outputTokens)} out  ${line.priced ? money(line) : 'price unknown'}`,
+      `  ${line.step.padEnd(width)}  ${line.model.padEnd(modelWidth)}  ${formatCount(line.calls)} calls  ` +
+        `${formatCount(line.inputTokens)} in  ${formatCount(line.outputTokens)} out  ${line.priced ? money(line) : 'price unknown'}`,
     );
   }
   if (summary.unpriced.length) out.push(`  (no price known for ${summary.unpriced.join(', ')}: not in the cost)`);
   return out.join('\n');
 }
 
-function sum(lines: readonly UsageTotals[]): UsageTotals {
+/** The totals of `lines` added up: calls, tokens and cost; priced only when every one is. Nothing sums to zero, priced. */
+export function sumUsage(lines: readonly UsageTotals[]): UsageTotals {
   let calls = 0;
   let inputTokens = 0;
   let outputTokens = 0;
@@ -180,10 +181,11 @@ function sum(lines: readonly UsageTotals[]): UsageTotals {
 function groupBy(lines: readonly UsageLine[], key: (line: UsageLine) => string): Record<string, UsageTotals> {
   const groups = new Map<string, UsageLine[]>();
   for (const line of lines) groups.set(key(line), [...(groups.get(key(line)) ?? []), line]);
-  return Object.fromEntries([...groups].map(([name, group]) => [name, sum(group)]));
+  return Object.fromEntries([...groups].map(([name, group]) => [name, sumUsage(group)]));
 }
 
-function n(value: number): string {
+/** A count with thousands separators: `120,400`. */
+export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 

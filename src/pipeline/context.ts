@@ -9,7 +9,7 @@ import type { Policy } from '../agent/types';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import type { LanguageModel } from '../llm/types';
-import { type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
+import { sumUsage, type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
 import { TaskSchema, type Task } from '../schemas';
 import type { PipelineLayout } from './layout';
 import { PipelineConfigError, type PipelinePlan } from './plan';
@@ -29,21 +29,20 @@ export interface StageContext {
   readonly incomplete: string[];
 }
 
-const ZERO: UsageTotals = Object.freeze({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, priced: true });
+/** The step labels the stages' model calls are counted under in the meter (and so in the usage summary). */
+export const USAGE_STEPS = Object.freeze({
+  propose: 'propose',
+  attempt: 'attempt',
+  judge: 'judge',
+  validateAttempt: 'validate:attempt',
+  validateJudge: 'validate:judge',
+  rows: 'rows',
+} as const);
 
-/** The meter's totals over the given step labels. */
+/** The meter's totals over the given step labels (a label with no calls adds nothing). */
 function totals(meter: UsageMeter, labels: readonly string[]): UsageTotals {
   const steps = meter.summary().steps;
-  return labels.reduce<UsageTotals>((sum, label) => {
-    const t = steps[label] ?? ZERO;
-    return {
-      calls: sum.calls + t.calls,
-      inputTokens: sum.inputTokens + t.inputTokens,
-      outputTokens: sum.outputTokens + t.outputTokens,
-      cost: sum.cost + t.cost,
-      priced: sum.priced && t.priced,
-    };
-  }, ZERO);
+  return sumUsage(labels.flatMap((label) => steps[label] ?? []));
 }
 
 /** Runs `work` and adds its wall time and the model use counted under `labels` meanwhile. */
@@ -66,7 +65,7 @@ export async function measured<T extends object>(ctx: StageContext, labels: read
 export function policyFor(ctx: StageContext, label: string): Policy {
   const { policy, agent } = ctx.config;
   if (policy) return meteredPolicy(policy, ctx.meter, label);
-  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }) });
+  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }), thinking: ctx.config.agentThinking === true });
 }
 
 /** The judge for a run, its calls counted under `label`. */

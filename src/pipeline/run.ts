@@ -1,5 +1,5 @@
 /** `pipeline(config)`: propose → attempt → judge → validate → rows → report on one work dir. @module */
-import { browserHost, type BrowserHost } from '../agent/browser';
+import { browserHost, isBrowserHost } from '../agent/browser';
 import { nodeStore } from '../fs/node';
 import { UsageMeter } from '../llm/usage';
 import type { StageContext } from './context';
@@ -40,8 +40,8 @@ export async function pipeline(config: PipelineConfig): Promise<PipelineSummary>
   emit({ type: 'plan', stages: plan.stages, layout });
   for (const { stage, reason } of plan.skipped) emit({ type: 'stage-skipped', stage, reason });
 
-  const shared = isHost(config.browser);
-  const host = isHost(config.browser) ? config.browser : browserHost(config.browser);
+  const shared = isBrowserHost(config.browser);
+  const host = shared ? config.browser : browserHost(config.browser);
   const ctx: StageContext = { config, plan, layout, store, meter, host, emit, incomplete: [] };
   const stages: { [S in PipelineStage]?: StageSummaries[S] } = {};
   const run = async <S extends PipelineStage>(stage: S) => {
@@ -65,8 +65,4 @@ export async function pipeline(config: PipelineConfig): Promise<PipelineSummary>
     usage: meter.summary(),
     ms: Date.now() - t0,
   };
-}
-
-function isHost(browser: PipelineConfig['browser']): browser is BrowserHost {
-  return typeof (browser as BrowserHost | undefined)?.browser === 'function';
 }

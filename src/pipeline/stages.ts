@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
-import { EPISODE_FILES } from '../agent/recorder';
 import type { FileStore } from '../fs/types';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
 import { withUsage } from '../llm/usage';
@@ -13,9 +12,9 @@ import { isPlainName } from '../names';
 import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
-import { EpisodeSchema, type Outcome, type Task } from '../schemas';
+import type { Task } from '../schemas';
 import { validate } from '../validate';
-import { judgeFor, measured, policyFor, readTasks, type StageContext } from './context';
+import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {
   AttemptStageSummary,
   JudgeStageSummary,
@@ -28,12 +27,12 @@ import type {
 
 /** `propose`: tasks for every training site not yet in `<dir>/tasks.jsonl`. */
 export async function proposeStage(ctx: StageContext): Promise<ProposeStageSummary> {
-  return measured(ctx, ['propose'], async () => {
+  return measured(ctx, [USAGE_STEPS.propose], async () => {
     const { config, plan, layout, store } = ctx;
     const summary = await proposeSites({
       sites: plan.sites,
       source: config.source,
-      llm: withUsage(config.proposer!, ctx.meter, { step: 'propose' }),
+      llm: withUsage(config.proposer!, ctx.meter, { step: USAGE_STEPS.propose }),
       out: layout.tasks,
       perSite: config.perSite,
       batch: config.batch,
@@ -59,15 +58,15 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
 
 /** `attempt`: every task of `<dir>/tasks.jsonl` by the agent, into `<dir>/run/`. */
 export async function attemptStage(ctx: StageContext): Promise<AttemptStageSummary> {
-  return measured(ctx, ['attempt'], async () => attemptRun(ctx, 'attempt', await readTasks(ctx, 'attempt'), ctx.layout.run));
+  return measured(ctx, [USAGE_STEPS.attempt], async () => attemptRun(ctx, 'attempt', await readTasks(ctx, 'attempt'), ctx.layout.run));
 }
 
 /** `judge`: every episode of `<dir>/run/` into `<dir>/run_judge/`. */
 export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> {
-  return measured(ctx, ['judge'], async () => {
+  return measured(ctx, [USAGE_STEPS.judge], async () => {
     const counter = judgedCounter(ctx, 'judge');
     const result = await judgeRun(ctx.layout.run, {
-      llm: judgeFor(ctx, ctx.layout.run, 'judge', 'judge'),
+      llm: judgeFor(ctx, ctx.layout.run, 'judge', USAGE_STEPS.judge),
       workers: ctx.config.judgeWorkers,
       store: ctx.store,
       onEvent: counter.onEvent,
@@ -78,15 +77,15 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
 
 /** `validate`: the human tasks of the training sites attempted into `<dir>/human/`, judged, scored. */
 export async function validateStage(ctx: StageContext): Promise<ValidateStageSummary> {
-  const labels = ['validate:attempt', 'validate:judge'];
-  return measured(ctx, labels, async () => {
+  const { validateAttempt, validateJudge } = USAGE_STEPS;
+  return measured(ctx, [validateAttempt, validateJudge], async () => {
     const { layout, plan } = ctx;
-    const attempted = await measured(ctx, [labels[0]!], () => attemptRun(ctx, 'validate', plan.humanTasks, layout.human));
+    const attempted = await measured(ctx, [validateAttempt], () => attemptRun(ctx, 'validate', plan.humanTasks, layout.human));
     ctx.config.signal?.throwIfAborted();
     const counter = judgedCounter(ctx, 'validate');
-    const scored = await measured(ctx, [labels[1]!], () =>
+    const scored = await measured(ctx, [validateJudge], () =>
       validate(layout.human, {
-        llm: judgeFor(ctx, layout.human, 'validate', labels[1]!),
+        llm: judgeFor(ctx, layout.human, 'validate', validateJudge),
         workers: ctx.config.judgeWorkers,
         store: ctx.store,
         onEvent: counter.onEvent,
@@ -105,7 +104,7 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
 
 /** `rows`: the judged successes up to the budget into `<dir>/rows/`, which then holds exactly the selection. */
 export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
-  return measured(ctx, ['rows'], async () => {
+  return measured(ctx, [USAGE_STEPS.rows], async () => {
     const { layout, store } = ctx;
     await readTasks(ctx, 'rows'); // a clear error when there is no tasks file
     const selection = await writeRows({
@@ -157,7 +156,7 @@ export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageC
 // One run of the attempt step, with the run dir's totals (episodes finished before this call included).
 async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', tasks: readonly Task[], out: string): Promise<Omit<AttemptStageSummary, 'ms' | 'usage'>> {
   const { config } = ctx;
-  const label = stage === 'attempt' ? 'attempt' : 'validate:attempt';
+  const label = stage === 'attempt' ? USAGE_STEPS.attempt : USAGE_STEPS.validateAttempt;
   const summary = await attempt(tasks, {
     policy: policyFor(ctx, label),
     source: config.source,
@@ -173,37 +172,17 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     ...(config.signal ? { signal: config.signal } : {}),
   });
   if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
-  const ids = [...new Set(tasks.map((t) => t.task_id))];
-  const finished = await finishedEpisodes(ctx.store, out, ids);
-  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
-  for (const e of finished) outcomes[e.outcome]++;
   const { total, passed } = summary.verified;
   return {
-    tasks: ids.length,
-    episodes: finished.length,
-    steps: finished.reduce((n, e) => n + e.steps, 0),
-    outcomes,
+    tasks: summary.tasks,
+    episodes: summary.finished.episodes,
+    steps: summary.finished.steps,
+    outcomes: summary.finished.outcomes,
     ran: summary.recorded,
     ranSteps: summary.steps,
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
   };
-}
-
-// The finished episodes of a run dir among `ids`, read only (a missing or unreadable episode.json is not finished).
-async function finishedEpisodes(store: FileStore, run: string, ids: readonly string[]): Promise<Array<{ outcome: Outcome; steps: number }>> {
-  const present = new Set((await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name));
-  const out: Array<{ outcome: Outcome; steps: number }> = [];
-  for (const id of ids) {
-    if (!present.has(id)) continue;
-    try {
-      const parsed = EpisodeSchema.safeParse(JSON.parse(await store.readText(path.posix.join(run, id, EPISODE_FILES.episode))));
-      if (parsed.success) out.push({ outcome: parsed.data.outcome, steps: parsed.data.steps });
-    } catch {
-      // not finished
-    }
-  }
-  return out;
 }
 
 // Forwards judge events and counts the episodes judged by this call.

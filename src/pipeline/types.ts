@@ -54,6 +54,11 @@ export interface PipelineConfig {
    */
   readonly agent?: LanguageModel;
   /**
+   * The `agent` thinks before it answers (its adapter switches Qwen's `enable_thinking` on), so it gets 4096
+   * tokens per reply instead of 512, as `qwenPolicy({ thinking: true })` does. Default false.
+   */
+  readonly agentThinking?: boolean;
+  /**
    * Any policy instead of `agent`. The tokens it reports are counted under provider `policy` (priced only if
    * the meter's price table names its model).
    */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import type { z } from 'zod';
 import { InputError, describeError } from '../errors';
-import type { FileStore } from '../fs/types';
+import { readTextIfExists, type FileStore } from '../fs/types';
 import { parseJsonText, parseWith, readJsonFile } from '../io';
 import { isPlainName } from '../names';
 import { pyTruthy } from '../py/repr';
@@ -184,8 +184,9 @@ async function readResults(
 ): Promise<{ results: Map<string, boolean>; file: string | null }> {
   for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
     const file = path.join(run, name);
-    if (!(await store.exists(file))) continue;
-    const lines = await readLines(store, file, ResultLineSchema, report);
+    const text = await readTextIfExists(store, file);
+    if (text === null) continue;
+    const lines = parseLines(text, file, ResultLineSchema, report);
     return { results: new Map(lines.map((l) => [l.task_id, pyTruthy(l.ok)])), file };
   }
   return { results: new Map(), file: null };
@@ -197,22 +198,28 @@ async function readRowsReport(
   report: (issue: ReportIssue) => void,
 ): Promise<RowsReport | null> {
   const file = path.join(rows, '_report.json');
-  const found = await readOptional(store, file, RowsReportSchema, report);
-  if (!found && !(await store.exists(file))) report({ file, problem: 'no rows report here' });
-  return found;
+  return readOptional(store, file, RowsReportSchema, report, 'no rows report here');
 }
 
-/** A JSON file if it exists and is valid; a bad one is reported and read as absent. */
+/**
+ * A JSON file if it exists and is valid; a bad one is reported and read as absent, and so is a missing one when
+ * `missing` says what to report.
+ */
 async function readOptional<S extends z.ZodType>(
   store: FileStore,
   file: string,
   schema: S,
   report: (issue: ReportIssue) => void,
+  missing?: string,
 ): Promise<z.output<S> | null> {
-  if (!(await store.exists(file))) return null;
   try {
+    const text = await readTextIfExists(store, file);
+    if (text === null) {
+      if (missing) report({ file, problem: missing });
+      return null;
+    }
     // Python's floats (`1.0` in the figures validate writes) parse as PyFloat: as plain numbers for the schema.
-    const value = JSON.parse(JSON.stringify(parseJsonText(await store.readText(file), { file }))) as unknown;
+    const value = JSON.parse(JSON.stringify(parseJsonText(text, { file }))) as unknown;
     return parseWith(schema, value, { file });
   } catch (error) {
     report(issueOf(error, file));
@@ -230,15 +237,20 @@ async function readLines<S extends z.ZodType>(
   schema: S,
   report: (issue: ReportIssue) => void,
 ): Promise<Array<z.output<S>>> {
-  if (!(await store.exists(file))) return [];
-  const lines = (await store.readText(file)).split('\n');
+  const text = await readTextIfExists(store, file);
+  return text === null ? [] : parseLines(text, file, schema, report);
+}
+
+/** The valid lines of `text`, the content of the JSONL `file`; see {@link readLines}. */
+function parseLines<S extends z.ZodType>(text: string, file: string, schema: S, report: (issue: ReportIssue) => void): Array<z.output<S>> {
+  const lines = text.split('\n');
   const out: Array<z.output<S>> = [];
-  lines.forEach((text, i) => {
-    if (pyStrip(text) === '') return;
+  lines.forEach((line, i) => {
+    if (pyStrip(line) === '') return;
     const where = { file, line: i + 1 };
     let value: unknown;
     try {
-      value = parseJsonText(text, where);
+      value = parseJsonText(line, where);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       const torn = i === lines.length - 1; // no newline after it: a write cut short
@@ -249,7 +261,8 @@ async function readLines<S extends z.ZodType>(
       out.push(parseWith(schema, value, where));
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      report({ ...issueOf(error, file), problem: `${issueOf(error, file).problem}: skipped` });
+      const issue = issueOf(error, file);
+      report({ ...issue, problem: `${issue.problem}: skipped` });
     }
   });
   return out;

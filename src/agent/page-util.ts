@@ -1,0 +1,31 @@
+/**
+ * Small helpers that the browser, the page watch and the actions share. Not re-exported by `index.ts`, except
+ * {@link PageGoneError}, which `page-watch.ts` re-exports.
+ * @module
+ */
+
+/** The page is gone: closed, crashed, or its browser died. Ends the episode. */
+export class PageGoneError extends Error {
+  override readonly name = 'PageGoneError';
+}
+
+/** A `.catch` handler that lets only a {@link PageGoneError} through; any other failure is ignored. */
+export function rethrowGone(error: unknown): void {
+  if (error instanceof PageGoneError) throw error;
+}
+
+/** Whether `url` parses and has exactly `origin`; a URL that does not parse is not. */
+export function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `p` settles or `ms` have passed, whichever is first; `p` must not reject. */
+export async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
