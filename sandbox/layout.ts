@@ -190,3 +190,8 @@ export function pageNumber(value: string): number | undefined {
   const n = Number(value);
   return n >= 1 ? n : undefined;
 }
+
+/** A positive integer id from a path or form value; `undefined` when it is not one. */
+export function idOf(raw: string | undefined): number | undefined {
+  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+}

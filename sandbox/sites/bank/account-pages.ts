@@ -1,9 +1,9 @@
 /** The bank's accounts overview, account activity, search, transaction details and their JSON API. @module */
 import { html } from '../../html';
-import { errorSummary, money, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, money, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { balanceText, categoryOf, categorySlug, idOf, isDate } from './format';
+import { balanceText, categoryOf, categorySlug, isDate } from './format';
 import { accounts, findTransactions, getAccount, getTransaction, scheduledPayments, type AccountRow, type TxRow } from './queries';
 import { CATEGORIES } from './themes';
 import { transactionList } from './tx-list';

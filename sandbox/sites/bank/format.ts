@@ -61,11 +61,6 @@ export function isDate(text: string): boolean {
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
 }
 
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}
-
 /** Whether a form's value is a checked checkbox. */
 export function isOn(raw: string): boolean {
   return raw === '1';

@@ -59,7 +59,7 @@ ${selectField({ label: 'Category', name: 'category', value: k.category, options:
 ${selectField({ label: 'Show', name: 'type', value: k.type, options: TX_TYPES })}
 ${textField({ label: 'From', name: 'from', type: 'date', value: k.from })}
 ${textField({ label: 'To', name: 'to', type: 'date', value: k.to })}
-${selectField({ label: 'Sort by', name: 'sort', value: k.sort || 'newest', options: TX_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: k.sort || 'newest', options: TX_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href(path)}">Clear filters</a></form>`;
 }
 

@@ -71,7 +71,7 @@ function listPage(ctx: RequestCtx, spec: ListSpec): Reply {
     body: html`${spec.board ? html`<p>${spec.board.description} <a href="${ctx.href('/')}">All boards</a></p>` : ''}
 <form method="get" action="${ctx.href(spec.path)}" class="row" aria-label="${spec.search ? 'Refine search' : 'Filter threads'}">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${boardSelect}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: sorts.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: sorts })}
 ${selectField({ label: 'Tag', name: 'tag', value: tag, options: [{ value: '', text: 'Any tag' }, ...tags.map((t) => ({ value: t, text: t }))] })}
 ${submit(spec.search ? 'Refine search' : 'Apply filters')}</form>
 ${spec.board ? html`<p><a class="button" href="${ctx.href('/threads/new', { board: spec.board.slug })}">Start a new thread</a></p>` : ''}

@@ -238,8 +238,3 @@ export function notifications(db: Database): NotificationRow[] {
 export function votedPosts(db: Database): Set<number> {
   return new Set((db.prepare('SELECT post_id FROM votes').all() as Array<{ post_id: number }>).map((r) => r.post_id));
 }
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}

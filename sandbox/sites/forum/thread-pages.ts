@@ -1,10 +1,10 @@
 /** The forum's thread page and what users do there: reply, upvote, follow, bookmark, delete. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, submit, textArea } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, postForm, submit, textArea } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { plural } from './board-pages';
-import { clip, getThread, idOf, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
+import { clip, getThread, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
 
 /** Paragraphs of a post's text. */
 export function bodyHtml(text: string): SafeHtml[] {

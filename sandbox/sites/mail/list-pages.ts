@@ -1,10 +1,10 @@
 /** The mail template's message lists: inbox, folders, search, and bulk actions. @module */
 import { html } from '../../html';
-import { pageNumber, pager, selectField, submit } from '../../layout';
+import { idOf, pageNumber, pager, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS } from './content';
-import { FOLDERS, MESSAGE_SORTS, findMessages, idOf, settings, unreadCounts, type Folder, type MessageRow } from './queries';
+import { FOLDERS, MESSAGE_SORTS, findMessages, settings, unreadCounts, type Folder, type MessageRow } from './queries';
 
 /** A folder's display name. */
 export function folderName(folder: string): string {
@@ -61,7 +61,7 @@ ${search ? html`<td>${folderName(m.folder)}</td>` : ''}<td class="muted">${m.sen
 <form method="get" action="${ctx.href(path)}" class="row" aria-label="Filter messages">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Show', name: 'show', value: show, options: SHOW })}
 ${selectField({ label: 'Label', name: 'label', value: label, options: [{ value: '', text: 'Any label' }, ...LABELS.map((l) => ({ value: l, text: l }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: MESSAGE_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: MESSAGE_SORTS })}
 ${submit('Apply')}</form>
 <p>${folder === 'inbox' ? `${unread.inbox ?? 0} unread · ` : ''}${all.length ? `Showing ${from}–${from + shown.length - 1} of ${all.length} messages` : 'No messages here.'}</p>
 ${shown.length ? html`<form method="post" action="${ctx.href('/bulk')}" aria-label="Selected messages"><input type="hidden" name="back" value="${path}">

@@ -1,11 +1,11 @@
 /** The mail template's message view, message actions and compose form. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS } from './content';
 import { folderName } from './list-pages';
-import { getMessage, idOf, settings, type MessageRow } from './queries';
+import { getMessage, settings, type MessageRow } from './queries';
 
 const EMAIL = /^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$/;
 

@@ -1,10 +1,10 @@
 /** The recipe site's browsing pages: home, the recipe list with search, filters, sort and pages, cuisines, and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { COURSES } from './dishes';
-import { DIETS, PAGE_SIZE, SORTS, cuisines, findRecipes, getRecipe, idOf, ingredientsOf, stepsOf, type RecipeRow } from './queries';
+import { DIETS, PAGE_SIZE, SORTS, cuisines, findRecipes, getRecipe, ingredientsOf, stepsOf, type RecipeRow } from './queries';
 import { DIFFICULTIES } from './seed';
 import { THEMES } from './themes';
 
@@ -71,10 +71,10 @@ function listPage(ctx: RequestCtx): Reply {
     body: html`${errorSummary(errors)}<form method="get" action="${ctx.href('/recipes')}" class="row" aria-label="Filter recipes">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Cuisine', name: 'cuisine', value: cuisine, options: [{ value: '', text: 'All cuisines' }, ...all.map((c) => ({ value: c.slug, text: c.name }))] })}
 ${selectField({ label: 'Course', name: 'course', value: course, options: [{ value: '', text: 'All courses' }, ...COURSES.map((c) => ({ value: c, text: c }))] })}
-${selectField({ label: 'Diet', name: 'diet', value: diet, options: [{ value: '', text: 'Any diet' }, ...DIETS.map((d) => ({ value: d.value, text: d.text }))] })}
+${selectField({ label: 'Diet', name: 'diet', value: diet, options: [{ value: '', text: 'Any diet' }, ...DIETS] })}
 ${selectField({ label: 'Difficulty', name: 'difficulty', value: difficulty, options: [{ value: '', text: 'Any difficulty' }, ...DIFFICULTIES.map((d) => ({ value: d, text: d }))] })}
 ${textField({ label: 'Max total time (minutes)', name: 'max_time', type: 'number', value: maxRaw, min: 1, error: errors.max_time })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/recipes')}">Clear filters</a></form>
 <p>${list.length ? `Showing ${from}–${from + shown.length - 1} of ${list.length} recipes` : 'No recipes match your search.'}</p>
 <div class="grid">${shown.map((r) => card(ctx, r))}</div>

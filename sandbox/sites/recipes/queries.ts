@@ -254,11 +254,6 @@ export function profile(db: Database): { name: string; email: string } {
   return db.prepare('SELECT name, email FROM profile WHERE id = 1').get() as { name: string; email: string };
 }
 
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}
-
 /** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
 export function clip(name: string): string {
   const text = name.replace(/\s+/g, ' ').trim();

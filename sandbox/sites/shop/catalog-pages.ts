@@ -65,7 +65,7 @@ function catalog(ctx: RequestCtx): Reply {
     body: html`${errorSummary(errors)}<form method="get" action="${ctx.href('/products')}" aria-label="Filter products" class="row">
 ${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Category', name: 'category', value: category, options: [{ value: '', text: 'All categories' }, ...cats.map((c) => ({ value: c.slug, text: c.name }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS })}
 ${textField({ label: 'Max price', name: 'max_price', type: 'number', value: maxRaw, min: 0, step: '0.01' })}
 ${checkbox({ label: 'In stock only', name: 'in_stock', checked: inStock })}
 ${submit('Apply filters')} <a href="${ctx.href('/products')}">Clear filters</a></form>

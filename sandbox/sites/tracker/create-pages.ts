@@ -4,11 +4,11 @@
  * @module
  */
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS, PRIORITIES, TYPES } from './content';
-import { getProject, idOf, me, members, milestones, projects, type ProjectRow } from './queries';
+import { getProject, me, members, milestones, projects, type ProjectRow } from './queries';
 
 /** An issue form's values as submitted (labels as a list). */
 export interface IssueValues {

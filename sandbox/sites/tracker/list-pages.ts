@@ -79,7 +79,7 @@ ${selectField({ label: 'Status', name: 'status', value: status ?? '', options: o
 ${selectField({ label: 'Priority', name: 'priority', value: priority ?? '', options: option(PRIORITIES, 'Any priority') })}
 ${selectField({ label: 'Assignee', name: 'assignee', value: f.assignee, options: [{ value: '', text: 'Anyone' }, { value: 'unassigned', text: 'Unassigned' }, ...team.map((n) => ({ value: n, text: n }))] })}
 ${selectField({ label: 'Label', name: 'label', value: f.label, options: option(LABELS, 'Any label') })}
-${selectField({ label: 'Sort by', name: 'sort', value: f.sort, options: ISSUE_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: f.sort, options: ISSUE_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/issues')}">Clear filters</a></form>
 <p>${all.length ? `${all.length} issue${all.length === 1 ? '' : 's'}, showing ${first}–${first + shown.length - 1}` : 'No issues match these filters.'}</p>
 ${shown.length ? issueTable(ctx, shown) : ''}${pager({ page, pages, href: (n) => ctx.href('/issues', { ...query, page: n === 1 ? '' : n }) })}`,

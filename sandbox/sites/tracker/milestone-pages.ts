@@ -1,10 +1,10 @@
 /** The tracker's milestones (list with progress, details, create, edit) and its JSON API. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { issueTable } from './list-pages';
-import { commentsOf, findIssues, getIssue, getMilestone, getProject, idOf, members, milestones, percent, projects, type MilestoneRow } from './queries';
+import { commentsOf, findIssues, getIssue, getMilestone, getProject, members, milestones, percent, projects, type MilestoneRow } from './queries';
 
 function isDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;

@@ -1,11 +1,11 @@
 /** The travel template's hotel search with filters, sort and pages, hotel details, reservations and saved hotels. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { plural, price } from './common';
 import { MAX_NIGHTS, MAX_TRAVELLERS, addDays, isDate } from './pricing';
-import { HOTEL_SORTS, airports, findHotels, getHotel, idOf, profile, roomsOf, savedHotels, type HotelRow } from './queries';
+import { HOTEL_SORTS, airports, findHotels, getHotel, profile, roomsOf, savedHotels, type HotelRow } from './queries';
 import { AMENITIES } from './themes';
 
 /** Hotels per results page. */
@@ -64,7 +64,7 @@ ${selectField({ label: 'City', name: 'city', value: city, options: [{ value: '',
 ${selectField({ label: 'Minimum stars', name: 'stars', value: stars, options: STAR_FILTERS })}
 ${textField({ label: 'Max price per night', name: 'max_price', type: 'number', value: maxRaw, min: 0 })}
 ${selectField({ label: 'Amenity', name: 'amenity', value: amenity, options: [{ value: '', text: 'Any amenities' }, ...AMENITIES.map((a) => ({ value: a, text: a }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: HOTEL_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: HOTEL_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/hotels')}">Clear filters</a></form>
 <p>${all.length ? `${plural(all.length, 'hotel')} found, showing ${first}–${first + shown.length - 1}` : 'No hotels match your search.'}</p>
 <div class="grid">${shown.map((h) => card(ctx, h))}</div>

@@ -121,7 +121,7 @@ ${textField({ label: 'Phone', name: 'phone', type: 'tel', value: v.phone, error:
 ${textField({ label: 'Date of birth', name: 'birth_date', type: 'date', value: v.birth_date, error: errors.birth_date })}
 ${textField({ label: 'Passport number', name: 'passport', value: v.passport, error: errors.passport })}
 ${selectField({ label: 'Home airport', name: 'home_airport', value: v.home_airport, options: airports(ctx.db).map((a) => ({ value: a.code, text: airportText(a) })), error: errors.home_airport })}
-${selectField({ label: 'Seat preference', name: 'seat', value: v.seat, options: SEATS.map((s) => ({ value: s.value, text: s.text })), error: errors.seat })}
+${selectField({ label: 'Seat preference', name: 'seat', value: v.seat, options: SEATS, error: errors.seat })}
 ${checkbox({ label: 'Email me travel deals', name: 'newsletter', checked: v.newsletter === '1' })}
 ${submit('Save profile')}`, { label: 'Traveller profile' })}`,
   });
