@@ -183,6 +183,28 @@ export function money(amount: number, currency = '$'): string {
   return `${sign}${currency}${Math.abs(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
+/** Paragraphs of a plain-text body: blank lines split paragraphs, single newlines become `<br>`. */
+export function bodyHtml(text: string): SafeHtml[] {
+  return text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((line, i) => (i ? html`<br>${line}` : line))}</p>`);
+}
+
+/** `4.3 ★ (12 reviews)` or `No reviews yet`, for an average of star ratings. */
+export function ratingText(r: { readonly rating: number | null; readonly reviews: number }): string {
+  if (!r.reviews) return 'No reviews yet';
+  return `${(r.rating ?? 0).toFixed(1)} ★ (${r.reviews} review${r.reviews === 1 ? '' : 's'})`;
+}
+
+/** `12 threads`, `1 reply` (`many` defaults to `one` + s). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
+export function clip(name: string): string {
+  const text = name.replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 /** A 1-based page number from a query value; `undefined` when it is not a positive integer. */
 export function pageNumber(value: string): number | undefined {
   if (value === '') return 1;

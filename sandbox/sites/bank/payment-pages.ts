@@ -3,9 +3,9 @@ import { html } from '../../html';
 import { errorSummary, money, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { isDate, parseAmount, paymentLabel } from './format';
+import { addDays, isDate } from '../../values';
+import { parseAmount, paymentLabel } from './format';
 import { findPayments, getPayment, scheduledPayments, type PaymentRow } from './queries';
-import { addDays } from './seed';
 import { FREQUENCIES } from './themes';
 
 /** Payments per page of the activity list. */

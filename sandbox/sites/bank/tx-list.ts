@@ -2,7 +2,8 @@
 import { html, type SafeHtml } from '../../html';
 import { errorSummary, money, pageNumber, pager, selectField, submit, textField } from '../../layout';
 import type { RequestCtx } from '../../template';
-import { categoryOf, categorySlug, isDate, txLabel } from './format';
+import { isDate, slugify } from '../../values';
+import { categoryOf, txLabel } from './format';
 import { TX_SORTS, TX_TYPES, accounts, findTransactions, txTotals, type AccountRow, type TxFilter } from './queries';
 import { CATEGORIES } from './themes';
 
@@ -55,7 +56,7 @@ function filterForm(ctx: RequestCtx, path: string, query: ListQuery, search: boo
   return html`<form method="get" action="${ctx.href(path)}" aria-label="Filter transactions" class="row">
 ${search ? html`<input type="hidden" name="q" value="${k.q}">${selectField({ label: 'Account', name: 'account', value: k.account, options: [{ value: '', text: 'All accounts' }, ...all.map((a) => ({ value: String(a.id), text: a.name }))] })}`
     : textField({ label: 'Search this account', name: 'q', type: 'search', value: k.q })}
-${selectField({ label: 'Category', name: 'category', value: k.category, options: [{ value: '', text: 'All categories' }, ...CATEGORIES.map((c) => ({ value: categorySlug(c), text: c }))] })}
+${selectField({ label: 'Category', name: 'category', value: k.category, options: [{ value: '', text: 'All categories' }, ...CATEGORIES.map((c) => ({ value: slugify(c), text: c }))] })}
 ${selectField({ label: 'Show', name: 'type', value: k.type, options: TX_TYPES })}
 ${textField({ label: 'From', name: 'from', type: 'date', value: k.from })}
 ${textField({ label: 'To', name: 'to', type: 'date', value: k.to })}

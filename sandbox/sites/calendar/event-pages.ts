@@ -3,7 +3,8 @@ import { html } from '../../html';
 import { errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { clock, isDate, isTime, longDate, minutes } from './dates';
+import { isDate } from '../../values';
+import { clock, isTime, longDate, minutes } from './dates';
 import { attendees, calendars, getEvent, settings, type EventRow } from './queries';
 import { REMINDERS } from './seed';
 

@@ -3,7 +3,8 @@ import { html, type SafeHtml } from '../../html';
 import { idOf, pageNumber, pager, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { addDays, addMonths, isDate, isMonth, longDate, monthOf, monthTitle, shortDay, weekStart, weekday } from './dates';
+import { addDays, isDate } from '../../values';
+import { addMonths, isMonth, longDate, monthOf, monthTitle, shortDay, weekStart, weekday } from './dates';
 import { EVENT_SORTS, calendars, eventLabel, findEvents, settings, type EventRow } from './queries';
 
 /** Events per agenda page. */

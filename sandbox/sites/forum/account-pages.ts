@@ -1,12 +1,12 @@
 /** The forum's people and personal pages: members, profiles, bookmarks, notifications, settings, and the JSON API. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, idOf, pageNumber, pager, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, clip, errorSummary, idOf, pageNumber, pager, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { threadTable } from './board-pages';
 import {
-  MEMBERS_PER_PAGE, MEMBER_SORTS, THREAD_SORTS, bookmarks, clip, boards, findMembers, findThreads, follows, getMember, getThread,
-  notifications, postsOf, settings,
+  MEMBERS_PER_PAGE, MEMBER_SORTS, THREAD_SORTS, bookmarks, boards, findMembers, findThreads, follows, getMember, getThread, notifications,
+  postsOf, settings,
 } from './queries';
 import { EMAIL_NOTIFICATIONS, POSTS_PER_PAGE } from './seed';
 

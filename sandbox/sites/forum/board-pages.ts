@@ -1,14 +1,9 @@
 /** The forum's lists: the board index, thread lists (per board and all), and search. @module */
 import { html, type SafeHtml } from '../../html';
-import { pageNumber, pager, selectField, submit } from '../../layout';
+import { pageNumber, pager, plural, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { THREADS_PER_PAGE, THREAD_SORTS, boards, findThreads, tagList, tagsIn, type BoardRow, type ThreadRow } from './queries';
-
-/** `12 threads`, `1 reply` (`many` defaults to `one` + s). */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** A table of threads with their board, author, figures and last post. */
 export function threadTable(ctx: RequestCtx, list: readonly ThreadRow[], opts: { board?: boolean } = {}): SafeHtml {

@@ -91,12 +91,6 @@ function like(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
-export function clip(name: string): string {
-  const text = name.replace(/\s+/g, ' ').trim();
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
-
 /** Every board, in display order, with its category and figures. */
 export function boards(db: Database): BoardRow[] {
   return db.prepare(`SELECT b.*, c.name AS category,

@@ -1,15 +1,9 @@
 /** The forum's thread page and what users do there: reply, upvote, follow, bookmark, delete. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, postForm, submit, textArea } from '../../layout';
+import { bodyHtml, clip, errorSummary, idOf, pageNumber, pager, plural, postForm, submit, textArea } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural } from './board-pages';
-import { clip, getThread, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
-
-/** Paragraphs of a post's text. */
-export function bodyHtml(text: string): SafeHtml[] {
-  return text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((line, i) => (i ? html`<br>${line}` : line))}</p>`);
-}
+import { getThread, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
 
 /** The time new posts and edits get: the site's today at noon (data never depends on the wall clock). */
 export function nowStamp(ctx: RequestCtx): string {
@@ -77,8 +71,7 @@ ${replyForm}`,
 function viewThread(ctx: RequestCtx): Reply {
   const t = threadOf(ctx);
   if (!t) return ctx.notFound('That thread does not exist or was deleted.');
-  const raw = ctx.q('page');
-  const page = raw === '' ? 1 : pageNumber(raw);
+  const page = pageNumber(ctx.q('page'));
   if (page === undefined) return ctx.badRequest('The page number must be a positive whole number.');
   return threadPage(ctx, t, { page });
 }

@@ -1,18 +1,12 @@
 /** The recipe site's browsing pages: home, the recipe list with search, filters, sort and pages, cuisines, and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, ratingText, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { COURSES } from './dishes';
 import { DIETS, PAGE_SIZE, SORTS, cuisines, findRecipes, getRecipe, ingredientsOf, stepsOf, type RecipeRow } from './queries';
 import { DIFFICULTIES } from './seed';
 import { THEMES } from './themes';
-
-/** `4.3 ★ (12 reviews)` or `No reviews yet`. */
-export function ratingText(r: Pick<RecipeRow, 'rating' | 'reviews'>): string {
-  if (!r.reviews) return 'No reviews yet';
-  return `${(r.rating ?? 0).toFixed(1)} ★ (${r.reviews} review${r.reviews === 1 ? '' : 's'})`;
-}
 
 /** The diets a recipe suits, as labels. */
 export function dietLabels(r: RecipeRow): string[] {

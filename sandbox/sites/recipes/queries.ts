@@ -5,11 +5,6 @@ import { STAPLES } from './dishes';
 /** Recipes per list page. */
 export const PAGE_SIZE = 12;
 
-/** `Middle Eastern` → `middle-eastern`. */
-export function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
 /** A quantity for `to` servings from one for `from`, rounded the way a cook measures (grams to 5, spoons to ¼, counts to ½). */
 export function scaleQuantity(qty: number, unit: string, from: number, to: number): number {
   const x = (qty * to) / from;
@@ -252,10 +247,4 @@ export function planNeeds(db: Database, planIds: readonly number[], skipStaples:
 /** The user's profile. */
 export function profile(db: Database): { name: string; email: string } {
   return db.prepare('SELECT name, email FROM profile WHERE id = 1').get() as { name: string; email: string };
-}
-
-/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
-export function clip(name: string): string {
-  const text = name.replace(/\s+/g, ' ').trim();
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -1,18 +1,12 @@
 /** The shop's browsing pages: home, catalog, categories, product details with reviews and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, money, pageNumber, pager, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, money, pageNumber, pager, postForm, ratingText, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { SORTS, categories, findProducts, getProduct, reviewsOf, wishlist, type ProductRow } from './queries';
 
 /** Products per catalog page. */
 export const PAGE_SIZE = 12;
-
-/** `4.3 ★ (5 reviews)` or `No reviews yet`. */
-export function ratingText(p: Pick<ProductRow, 'rating' | 'reviews'>): string {
-  if (!p.reviews) return 'No reviews yet';
-  return `${(p.rating ?? 0).toFixed(1)} ★ (${p.reviews} review${p.reviews === 1 ? '' : 's'})`;
-}
 
 function stockText(stock: number): string {
   return stock > 0 ? `In stock (${stock} left)` : 'Out of stock';

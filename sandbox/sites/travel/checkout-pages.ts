@@ -5,12 +5,13 @@
  */
 import { hashSeed } from '../../database';
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, idOf, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, plural, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural, price, themeOf } from './common';
+import { addDays } from '../../values';
+import { price, themeOf } from './common';
 import {
-  BAG_FEE, BREAKFAST_FEE, FARES, INSURANCE_FEE, LATE_CHECKOUT_FEE, MEALS, SEATS, addDays, farePrice, flightTotal, hotelTotal,
+  BAG_FEE, BREAKFAST_FEE, FARES, INSURANCE_FEE, LATE_CHECKOUT_FEE, MEALS, SEATS, farePrice, flightTotal, hotelTotal,
 } from './pricing';
 import { getCheckout, getFlight, getHotel, roomsOf, type CheckoutRow } from './queries';
 

@@ -1,10 +1,11 @@
 /** The travel template's home page, flight search with filters, sort and pages, flight details and destinations. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, postForm, radioGroup, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, plural, postForm, radioGroup, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { arrivalText, flightTable, plural, price } from './common';
-import { FARES, MAX_TRAVELLERS, addDays, durationText, farePrice, isDate, stopsText } from './pricing';
+import { addDays, isDate } from '../../values';
+import { arrivalText, flightTable, price } from './common';
+import { FARES, MAX_TRAVELLERS, durationText, farePrice, stopsText } from './pricing';
 import { FLIGHT_DAYS } from './seed';
 import {
   FLIGHT_SORTS, STOP_FILTERS, airlines, airportText, airports, bookings, findFlights, findHotels, getFlight, profile, type FlightRow,

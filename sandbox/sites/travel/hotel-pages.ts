@@ -1,10 +1,11 @@
 /** The travel template's hotel search with filters, sort and pages, hotel details, reservations and saved hotels. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, plural, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural, price } from './common';
-import { MAX_NIGHTS, MAX_TRAVELLERS, addDays, isDate } from './pricing';
+import { addDays, isDate } from '../../values';
+import { price } from './common';
+import { MAX_NIGHTS, MAX_TRAVELLERS } from './pricing';
 import { HOTEL_SORTS, airports, findHotels, getHotel, profile, roomsOf, savedHotels, type HotelRow } from './queries';
 import { AMENITIES } from './themes';
 

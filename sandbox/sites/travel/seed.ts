@@ -1,8 +1,9 @@
 /** The travel template's tables and seeded data. @module */
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
+import { addDays } from '../../values';
 import { AMENITIES, HOTEL_FIRST, HOTEL_SECOND, ROOM_TYPES, THEMES, type TravelTheme } from './themes';
-import { addDays, flightTotal, hotelTotal } from './pricing';
+import { flightTotal, hotelTotal } from './pricing';
 
 /**
  * The travel tables. Rows users change carry a `name` or `title` (bookings are keyed by their readable reference),

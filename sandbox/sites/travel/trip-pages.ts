@@ -1,11 +1,12 @@
 /** The travel template's trips (list, details, date change, cancellation), traveller profile and JSON API. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, postForm, selectField, submit, textField } from '../../layout';
+import { checkbox, errorSummary, plural, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
+import { addDays, isDate } from '../../values';
 import { bagsText } from './checkout-pages';
-import { plural, price } from './common';
-import { FARES, MEALS, SEATS, addDays, flightTotal, hotelTotal, isDate } from './pricing';
+import { price } from './common';
+import { FARES, MEALS, SEATS, flightTotal, hotelTotal } from './pricing';
 import { FLIGHT_DAYS } from './seed';
 import {
   TRIP_VIEWS, airportText, airports, bookings, findFlights, findHotels, flightDates, getBooking, getFlight, profile, roomsOf, travellersOf, type BookingRow,
