@@ -221,7 +221,8 @@ export function seedBank({ db, faker, variant, today }: SeedInput): SeedResult {
     }
     if (lastOfMonth) for (const s of savings) ledger.tx(s, date, 'Interest payment', 'Interest', cents((s.balance * s.rate) / 100 / 12), 'Interest');
   }
-  for (const a of accts) db.prepare('UPDATE accounts SET balance = ? WHERE id = ?').run(a.balance, a.id);
+  const setBalance = db.prepare('UPDATE accounts SET balance = ? WHERE id = ?');
+  for (const a of accts) setBalance.run(a.balance, a.id);
 
   const later = (days: number): string => addDays(today, days);
   const nextMonth = (day: number): string => `2026-04-${String(day).padStart(2, '0')}`;

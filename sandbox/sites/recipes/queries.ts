@@ -231,8 +231,9 @@ export interface NeedRow {
 /** What the chosen meal-plan entries need, summed by ingredient and unit (pantry staples left out on request). */
 export function planNeeds(db: Database, planIds: readonly number[], skipStaples: boolean): NeedRow[] {
   const out = new Map<string, NeedRow>();
+  const recipeOf = db.prepare('SELECT recipe_id FROM meal_plan WHERE id = ?');
   for (const id of planIds) {
-    const entry = db.prepare('SELECT recipe_id FROM meal_plan WHERE id = ?').get(id) as { recipe_id: number } | undefined;
+    const entry = recipeOf.get(id) as { recipe_id: number } | undefined;
     for (const i of entry ? ingredientsOf(db, entry.recipe_id) : []) {
       if (skipStaples && (STAPLES as readonly string[]).includes(i.name)) continue;
       const key = `${i.name}\u0000${i.unit}`;

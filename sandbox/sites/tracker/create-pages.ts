@@ -93,7 +93,8 @@ function createIssue(ctx: RequestCtx): Reply {
   const id = ctx.db.prepare(`INSERT INTO issues (key, project_id, title, description, type, status, priority, assignee, reporter, milestone_id, created, updated)
     VALUES (?, ?, ?, ?, ?, 'Open', ?, ?, ?, ?, ?, ?)`).run(key, project.id, values.title, values.description, values.type, values.priority, values.assignee,
     me(ctx.db).name, values.milestone ? Number(values.milestone) : null, today, today).lastInsertRowid;
-  for (const l of values.labels) ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)').run(id, values.title, l);
+  const addLabel = ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)');
+  for (const l of values.labels) addLabel.run(id, values.title, l);
   ctx.db.prepare('UPDATE projects SET next_number = next_number + 1 WHERE id = ?').run(project.id);
   ctx.flash(`Created ${key}: ${values.title}`);
   return ctx.redirect(`/issues/${key}`);

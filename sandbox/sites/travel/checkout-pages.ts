@@ -164,10 +164,11 @@ ${postForm(ctx.href(`/checkout/${c.id}/confirm`), submit('Confirm booking'), { l
 
 function newRef(ctx: RequestCtx, c: CheckoutRow): string {
   const prefix = themeOf(ctx.site).prefix;
+  const taken = ctx.db.prepare('SELECT 1 FROM bookings WHERE ref = ?');
   for (let n = 0; ; n++) {
     const code = hashSeed(`${ctx.site.name}:${c.id}:${c.title}:${n}`).toString(36).toUpperCase().padStart(6, '7').slice(-6);
     const ref = `${prefix}-${code}`;
-    if (!ctx.db.prepare('SELECT 1 FROM bookings WHERE ref = ?').get(ref)) return ref;
+    if (!taken.get(ref)) return ref;
   }
 }
 
@@ -186,7 +187,8 @@ const confirm = withCheckout((ctx, c) => {
     meal, insurance, breakfast, late_checkout, requests, total, status, booked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'Confirmed', ?)`)
     .run(ref, title, c.kind, c.flight_id, c.hotel_id, c.room, c.fare, c.date, c.nights, c.travellers, names[0] ?? '', c.email, c.phone, c.seat, c.bags, c.meal,
       c.insurance, c.breakfast, c.late_checkout, c.requests, q.total, ctx.site.today);
-  for (const name of names) ctx.db.prepare('INSERT INTO travellers (booking_ref, name) VALUES (?, ?)').run(ref, name);
+  const addTraveller = ctx.db.prepare('INSERT INTO travellers (booking_ref, name) VALUES (?, ?)');
+  for (const name of names) addTraveller.run(ref, name);
   ctx.db.prepare('DELETE FROM checkouts WHERE id = ?').run(c.id);
   ctx.flash(`Booking confirmed. Your booking reference is ${ref}.`);
   return ctx.redirect(`/trips/${ref}`);

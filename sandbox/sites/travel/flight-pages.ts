@@ -66,7 +66,8 @@ function flightSearch(ctx: RequestCtx): Reply {
   if (!v.from && !v.to) {
     return ctx.render({ title: 'Search flights', body: html`${searchForm(ctx, v)}<p>Choose where you are flying from and to, and a date if you know it.</p>` });
   }
-  const codes = new Set(airports(ctx.db).map((a) => a.code));
+  const cities = airports(ctx.db);
+  const codes = new Set(cities.map((a) => a.code));
   const lines = airlines(ctx.db);
   const last = addDays(ctx.site.today, FLIGHT_DAYS.after);
   const errors: Record<string, string> = {};
@@ -90,7 +91,7 @@ function flightSearch(ctx: RequestCtx): Reply {
   const pages = Math.max(1, Math.ceil(all.length / FLIGHT_PAGE_SIZE));
   if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
   const shown = all.slice((page - 1) * FLIGHT_PAGE_SIZE, page * FLIGHT_PAGE_SIZE);
-  const names = new Map(airports(ctx.db).map((a) => [a.code, a.name]));
+  const names = new Map(cities.map((a) => [a.code, a.name]));
   const query = { ...v, passengers: v.passengers === '1' ? '' : v.passengers, stops, airline, max_price: maxRaw, sort: sort === 'price' ? '' : sort };
   const first = (page - 1) * FLIGHT_PAGE_SIZE + 1;
   return ctx.render({
