@@ -177,6 +177,25 @@ export function pager(input: { page: number; pages: number; href: (page: number)
   return html`<nav class="pager" aria-label="Pagination">${items}</nav>`;
 }
 
+/** How many pages `total` items fill at `size` a page: at least 1, so an empty list still has its first page. */
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
+}
+
+/** Page `page` (1-based) of a list: its items, the page count and the number of its first item (0 for an empty list). */
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly pages: number;
+  readonly first: number;
+}
+
+/** Page `page` of `list` at `size` items a page; `undefined` when there is no such page (callers answer 404). */
+export function paginate<T>(list: readonly T[], page: number, size: number): ListPage<T> | undefined {
+  const pages = pageCount(list.length, size);
+  if (page > pages) return undefined;
+  return { items: list.slice((page - 1) * size, page * size), pages, first: list.length ? (page - 1) * size + 1 : 0 };
+}
+
 /** `$1,234.50` */
 export function money(amount: number, currency = '$'): string {
   const sign = amount < 0 ? '-' : '';

@@ -1,6 +1,6 @@
 /** The bank's transaction lists (an account's activity, search results): filters, sort, totals and pages. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, money, pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { errorSummary, money, pageNumber, pager, paginate, selectField, submit, textField } from '../../layout';
 import type { RequestCtx } from '../../template';
 import { isDate, slugify } from '../../values';
 import { categoryOf, txLabel } from './format';
@@ -76,11 +76,10 @@ export function transactionList(ctx: RequestCtx, opts: { path: string; account?:
     ...filter,
     ...(errors.from || errors.to ? { from: undefined, to: undefined } : {}),
   });
-  const pages = Math.max(1, Math.ceil(list.length / TX_PAGE_SIZE));
-  if (page > pages) return `There is no page ${page} of these transactions.`;
-  const shown = list.slice((page - 1) * TX_PAGE_SIZE, page * TX_PAGE_SIZE);
+  const paged = paginate(list, page, TX_PAGE_SIZE);
+  if (!paged) return `There is no page ${page} of these transactions.`;
+  const { items: shown, pages, first: from } = paged;
   const totals = txTotals(list);
-  const from = list.length ? (page - 1) * TX_PAGE_SIZE + 1 : 0;
   const search = !opts.account;
   const rows = shown.map(
     (t) => html`<tr><td>${t.date}</td><td><a href="${ctx.href(`/transactions/${t.id}`)}" aria-label="${txLabel(t)}">${t.name}</a>${t.status === 'Pending' ? html` <span class="badge">Pending</span>` : ''}</td>

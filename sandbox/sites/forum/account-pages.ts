@@ -1,6 +1,6 @@
 /** The forum's people and personal pages: members, profiles, bookmarks, notifications, settings, and the JSON API. @module */
 import { html } from '../../html';
-import { checkbox, clip, errorSummary, idOf, pageNumber, pager, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, clip, errorSummary, idOf, pageNumber, pager, paginate, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { threadTable } from './board-pages';
@@ -17,9 +17,9 @@ function membersPage(ctx: RequestCtx): Reply {
   if (page === undefined) return ctx.badRequest('The page number must be a positive whole number.');
   if (!MEMBER_SORTS.some((s) => s.value === sort)) return ctx.badRequest(`"${sort}" is not a sort order.`);
   const list = findMembers(ctx.db, { q, sort });
-  const pages = Math.max(1, Math.ceil(list.length / MEMBERS_PER_PAGE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of the member list.`);
-  const shown = list.slice((page - 1) * MEMBERS_PER_PAGE, page * MEMBERS_PER_PAGE);
+  const paged = paginate(list, page, MEMBERS_PER_PAGE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of the member list.`);
+  const { items: shown, pages } = paged;
   return ctx.render({
     title: 'Members',
     body: html`<form method="get" action="${ctx.href('/members')}" class="row" aria-label="Find members">

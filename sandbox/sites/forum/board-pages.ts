@@ -1,6 +1,6 @@
 /** The forum's lists: the board index, thread lists (per board and all), and search. @module */
 import { html, type SafeHtml } from '../../html';
-import { pageNumber, pager, plural, selectField, submit } from '../../layout';
+import { pageNumber, pager, paginate, plural, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { THREADS_PER_PAGE, THREAD_SORTS, boards, findThreads, tagList, tagsIn, type BoardRow, type ThreadRow } from './queries';
@@ -54,12 +54,11 @@ function listPage(ctx: RequestCtx, spec: ListSpec): Reply {
   }
   const tags = tagsIn(ctx.db, boardSlug || undefined);
   const list = findThreads(ctx.db, { board: boardSlug, tag, q, sort });
-  const pages = Math.max(1, Math.ceil(list.length / THREADS_PER_PAGE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this list.`);
-  const shown = list.slice((page - 1) * THREADS_PER_PAGE, page * THREADS_PER_PAGE);
+  const paged = paginate(list, page, THREADS_PER_PAGE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this list.`);
+  const { items: shown, pages, first: from } = paged;
   const defaultSort = spec.search ? 'relevance' : 'latest';
   const query = { q, board: spec.board ? '' : boardSlug, tag, sort: sort === defaultSort ? '' : sort };
-  const from = list.length ? (page - 1) * THREADS_PER_PAGE + 1 : 0;
   const boardSelect = spec.board ? '' : selectField({ label: 'Board', name: 'board', value: boardSlug, options: [{ value: '', text: 'All boards' }, ...all.map((b) => ({ value: b.slug, text: b.name }))] });
   return ctx.render({
     title: spec.title,

@@ -1,6 +1,6 @@
 /** The mail template's message lists: inbox, folders, search, and bulk actions. @module */
 import { html } from '../../html';
-import { idOf, pageNumber, pager, selectField, submit } from '../../layout';
+import { idOf, pageNumber, pager, paginate, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS } from './content';
@@ -37,14 +37,13 @@ function listPage(ctx: RequestCtx, folder: Folder | undefined, path: string): Re
   }
   const all = findMessages(ctx.db, { folder, q, show, label, sort });
   const per = settings(ctx.db).per_page;
-  const pages = Math.max(1, Math.ceil(all.length / per));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this list.`);
-  const shown = all.slice((page - 1) * per, page * per);
+  const paged = paginate(all, page, per);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this list.`);
+  const { items: shown, pages, first: from } = paged;
   const unread = unreadCounts(ctx.db);
   const outgoing = folder === 'sent' || folder === 'drafts';
   const title = search ? `Search results for "${q}"` : folderName(folder);
   const query = { q, show, label, sort: sort === 'newest' ? '' : sort };
-  const from = all.length ? (page - 1) * per + 1 : 0;
   const rows = shown.map((m) => {
     const subject = m.read ? html`${m.subject}` : html`<strong>${m.subject}</strong>`;
     return html`<tr><td><input type="checkbox" name="ids" value="${m.id}" aria-label="Select ${m.subject}"></td>

@@ -1,6 +1,6 @@
 /** The recipe site's browsing pages: home, the recipe list with search, filters, sort and pages, cuisines, and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, ratingText, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, ratingText, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { COURSES } from './dishes';
@@ -53,12 +53,11 @@ function listPage(ctx: RequestCtx): Reply {
   const maxTime = maxRaw === '' ? undefined : Number(maxRaw);
   if (maxTime !== undefined && !(Number.isInteger(maxTime) && maxTime > 0 && maxTime <= 1440)) errors.max_time = 'Max time must be a whole number of minutes, like 30.';
   const list = findRecipes(ctx.db, { q, cuisine, course, diet, difficulty, maxTime: errors.max_time ? undefined : maxTime, sort });
-  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const paged = paginate(list, page, PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first: from } = paged;
   const query = { q, cuisine, course, diet, difficulty, max_time: maxRaw, sort: sort === 'featured' ? '' : sort };
   const title = q ? `Recipes matching "${q}"` : cat ? `${cat.name} recipes` : course ? `${course} recipes` : 'All recipes';
-  const from = list.length ? (page - 1) * PAGE_SIZE + 1 : 0;
   return ctx.render({
     title,
     status: Object.keys(errors).length ? 400 : 200,

@@ -1,6 +1,6 @@
 /** The shop's browsing pages: home, catalog, categories, product details with reviews and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, money, pageNumber, pager, postForm, ratingText, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, money, pageNumber, pager, paginate, postForm, ratingText, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { SORTS, categories, findProducts, getProduct, reviewsOf, wishlist, type ProductRow } from './queries';
@@ -47,12 +47,11 @@ function catalog(ctx: RequestCtx): Reply {
   if (maxPrice !== undefined && !(Number.isFinite(maxPrice) && maxPrice >= 0)) errors.max_price = 'Max price must be a number of dollars, like 50.';
   if (!SORTS.some((s) => s.value === sort)) errors.sort = 'Unknown sort order; showing featured products.';
   const all = findProducts(ctx.db, { q, category, inStock, maxPrice: errors.max_price ? undefined : maxPrice, sort });
-  const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const paged = paginate(all, page, PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first: from } = paged;
   const query = { q, category, sort: sort === 'featured' ? '' : sort, in_stock: inStock ? '1' : '', max_price: maxRaw };
   const title = cat ? cat.name : q ? `Results for "${q}"` : 'All products';
-  const from = all.length ? (page - 1) * PAGE_SIZE + 1 : 0;
   return ctx.render({
     title,
     status: Object.keys(errors).length ? 400 : 200,

@@ -1,6 +1,6 @@
 /** The travel template's home page, flight search with filters, sort and pages, flight details and destinations. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, plural, postForm, radioGroup, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, plural, postForm, radioGroup, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { addDays, isDate } from '../../values';
@@ -88,12 +88,11 @@ function flightSearch(ctx: RequestCtx): Reply {
     return ctx.render({ title: 'Search flights', status: 422, body: html`${errorSummary(errors)}${searchForm(ctx, v, errors)}` });
   }
   const all = findFlights(ctx.db, { from: v.from, to: v.to, date: v.date || undefined, fromDate: ctx.site.today, maxStops: stopFilter?.max, airline, maxPrice, sort });
-  const pages = Math.max(1, Math.ceil(all.length / FLIGHT_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * FLIGHT_PAGE_SIZE, page * FLIGHT_PAGE_SIZE);
+  const paged = paginate(all, page, FLIGHT_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first } = paged;
   const names = new Map(cities.map((a) => [a.code, a.name]));
   const query = { ...v, passengers: v.passengers === '1' ? '' : v.passengers, stops, airline, max_price: maxRaw, sort: sort === 'price' ? '' : sort };
-  const first = (page - 1) * FLIGHT_PAGE_SIZE + 1;
   return ctx.render({
     title: `Flights from ${names.get(v.from)} to ${names.get(v.to)}`,
     body: html`${searchForm(ctx, v)}

@@ -1,6 +1,6 @@
 /** The travel template's hotel search with filters, sort and pages, hotel details, reservations and saved hotels. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, idOf, pageNumber, pager, plural, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, plural, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { addDays, isDate } from '../../values';
@@ -51,11 +51,10 @@ function hotelSearch(ctx: RequestCtx): Reply {
   if (!HOTEL_SORTS.some((s) => s.value === sort)) errors.sort = 'Choose one of the listed sort orders.';
   const ok = !Object.keys(errors).length;
   const all = ok ? findHotels(ctx.db, { q, city, minStars: stars ? Number(stars) : undefined, maxPrice, amenity, sort }) : [];
-  const pages = Math.max(1, Math.ceil(all.length / HOTEL_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * HOTEL_PAGE_SIZE, page * HOTEL_PAGE_SIZE);
+  const paged = paginate(all, page, HOTEL_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first } = paged;
   const query = { q, city, stars, max_price: maxRaw, amenity, sort: sort === 'recommended' ? '' : sort };
-  const first = (page - 1) * HOTEL_PAGE_SIZE + 1;
   return ctx.render({
     title: q ? `Hotels matching "${q}"` : cityRow ? `Hotels in ${cityRow.name}` : 'Hotels',
     status: ok ? 200 : 422,
