@@ -23,6 +23,7 @@ export type * from './template';
 export { Router, type Params, type RouteMatch } from './router';
 export { html, raw, escapeHtml, attr, SafeHtml, type HtmlValue } from './html';
 export * from './layout';
+export { addDays, cents, isDate, slugify } from './values';
 export { step, answer, request, row, noRow, roundRobin, firstIsHuman } from './task-kit';
 export { siteHref, type HrefQuery } from './href';
 export { sandboxProposer, type SandboxProposerOptions } from './stand-ins/proposer';

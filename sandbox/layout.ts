@@ -177,10 +177,51 @@ export function pager(input: { page: number; pages: number; href: (page: number)
   return html`<nav class="pager" aria-label="Pagination">${items}</nav>`;
 }
 
+/** How many pages `total` items fill at `size` a page: at least 1, so an empty list still has its first page. */
+export function pageCount(total: number, size: number): number {
+  return Math.max(1, Math.ceil(total / size));
+}
+
+/** Page `page` (1-based) of a list: its items, the page count and the number of its first item (0 for an empty list). */
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly pages: number;
+  readonly first: number;
+}
+
+/** Page `page` of `list` at `size` items a page; `undefined` when there is no such page (callers answer 404). */
+export function paginate<T>(list: readonly T[], page: number, size: number): ListPage<T> | undefined {
+  const pages = pageCount(list.length, size);
+  if (page > pages) return undefined;
+  return { items: list.slice((page - 1) * size, page * size), pages, first: list.length ? (page - 1) * size + 1 : 0 };
+}
+
 /** `$1,234.50` */
 export function money(amount: number, currency = '$'): string {
   const sign = amount < 0 ? '-' : '';
   return `${sign}${currency}${Math.abs(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** Paragraphs of a plain-text body: blank lines split paragraphs, single newlines become `<br>`. */
+export function bodyHtml(text: string): SafeHtml[] {
+  return text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((line, i) => (i ? html`<br>${line}` : line))}</p>`);
+}
+
+/** `4.3 ★ (12 reviews)` or `No reviews yet`, for an average of star ratings. */
+export function ratingText(r: { readonly rating: number | null; readonly reviews: number }): string {
+  if (!r.reviews) return 'No reviews yet';
+  return `${(r.rating ?? 0).toFixed(1)} ★ (${r.reviews} review${r.reviews === 1 ? '' : 's'})`;
+}
+
+/** `12 threads`, `1 reply` (`many` defaults to `one` + s). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
+export function clip(name: string): string {
+  const text = name.replace(/\s+/g, ' ').trim();
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** A 1-based page number from a query value; `undefined` when it is not a positive integer. */
@@ -189,4 +230,9 @@ export function pageNumber(value: string): number | undefined {
   if (!/^\d{1,6}$/.test(value)) return undefined;
   const n = Number(value);
   return n >= 1 ? n : undefined;
+}
+
+/** A positive integer id from a path or form value; `undefined` when it is not one. */
+export function idOf(raw: string | undefined): number | undefined {
+  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }

@@ -1,9 +1,10 @@
 /** The bank's accounts overview, account activity, search, transaction details and their JSON API. @module */
 import { html } from '../../html';
-import { errorSummary, money, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, money, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { balanceText, categoryOf, categorySlug, idOf, isDate } from './format';
+import { isDate, slugify } from '../../values';
+import { balanceText, categoryOf } from './format';
 import { accounts, findTransactions, getAccount, getTransaction, scheduledPayments, type AccountRow, type TxRow } from './queries';
 import { CATEGORIES } from './themes';
 import { transactionList } from './tx-list';
@@ -105,7 +106,7 @@ function txPage(ctx: RequestCtx, errors: Record<string, string> = {}, values: { 
     body: html`<p>Account: <a href="${ctx.href(`/accounts/${t.account_id}`)}">${t.account}</a></p>
 <table><tbody>${facts.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}${t.note ? html`<tr><th>Note</th><td>${t.note}</td></tr>` : ''}</tbody></table>
 ${errorSummary(errors)}
-${postForm(ctx.href(`/transactions/${t.id}/category`), html`<div class="row">${selectField({ label: 'Category', name: 'category', value: values.category ?? categorySlug(t.category), options: CATEGORIES.map((c) => ({ value: categorySlug(c), text: c })), error: errors.category })}
+${postForm(ctx.href(`/transactions/${t.id}/category`), html`<div class="row">${selectField({ label: 'Category', name: 'category', value: values.category ?? slugify(t.category), options: CATEGORIES.map((c) => ({ value: slugify(c), text: c })), error: errors.category })}
 ${submit('Save category', { variant: 'secondary' })}</div>`, { label: 'Change category' })}
 ${postForm(ctx.href(`/transactions/${t.id}/note`), html`<div class="row">${textField({ label: 'Note', name: 'note', value: values.note ?? t.note, error: errors.note })}
 ${submit('Save note', { variant: 'secondary' })}</div>`, { label: 'Note' })}`,

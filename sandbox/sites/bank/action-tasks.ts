@@ -2,7 +2,8 @@
 import { money } from '../../layout';
 import { noRow, request, row, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
-import { categorySlug, monthName, monthRange } from './format';
+import { slugify } from '../../values';
+import { monthName, monthRange } from './format';
 import { statements } from './queries';
 import { SEARCH, openTx, txPhrase, type BankData } from './task-data';
 import { ATM_LIMITS, CATEGORIES, MERCHANTS, PAYEE_CATEGORIES } from './themes';
@@ -108,8 +109,8 @@ export function actionTasks(d: BankData): TaskSpec[][] {
   }));
   const present = (accountId: number): string[] => CATEGORIES.filter((c) => d.txs.some((t) => t.account_id === accountId && t.category === c));
   groups.push(d.accounts.flatMap((a) => present(a.id).map((c) => ({
-    slug: `filter-${a.id}-${categorySlug(c)}`, kind: 'action' as const, instruction: `Show only the ${c} transactions of my ${a.name}.`,
-    verifier: { requests: [request('GET', href(`/accounts/${a.id}`), { category: categorySlug(c) })] },
+    slug: `filter-${a.id}-${slugify(c)}`, kind: 'action' as const, instruction: `Show only the ${c} transactions of my ${a.name}.`,
+    verifier: { requests: [request('GET', href(`/accounts/${a.id}`), { category: slugify(c) })] },
     oracle: [step.link(a.name), step.select('Category', c), step.button('Apply filters'), step.done()],
   }))));
   groups.push(d.accounts.flatMap((a) => d.periods.map((period) => {
@@ -171,7 +172,7 @@ export function actionTasks(d: BankData): TaskSpec[][] {
       oracle: [step.link('Activity'), step.select('Type', text as string), step.button('Show payments'), step.done()],
     })),
     ...PAYEE_CATEGORIES.filter((c) => d.payees.some((p) => p.category === c)).map((c) => ({
-      slug: `payees-${categorySlug(c)}`, kind: 'action' as const, instruction: `List my payees in the ${c} category.`,
+      slug: `payees-${slugify(c)}`, kind: 'action' as const, instruction: `List my payees in the ${c} category.`,
       verifier: { requests: [request('GET', href('/payees'), { category: c })] },
       oracle: [step.link('Payees'), step.select('Category', c), step.button('Find payees'), step.done()],
     })),

@@ -1,9 +1,9 @@
 /** The bank's cards: list, card settings (freeze or unfreeze, ATM and purchase limits, online and abroad use). @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, money, postForm, selectField, submit, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, money, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { idOf, isOn } from './format';
+import { isOn } from './format';
 import { cards, getCard, type CardRow } from './queries';
 import { ATM_LIMITS } from './themes';
 

@@ -1,5 +1,6 @@
 /** The bank's shared wording and input parsing: labels of accounts, transactions and payments; amounts and dates. @module */
 import { money } from '../../layout';
+import { slugify } from '../../values';
 import { CATEGORIES } from './themes';
 
 /** `Everyday Checking (••4821)`: how accounts appear in choices. */
@@ -36,14 +37,9 @@ export function monthRange(period: string): [string, string] {
   return [`${period}-01`, `${period}-${String(last).padStart(2, '0')}`];
 }
 
-/** `Bills & Utilities` → `bills-utilities`. */
-export function categorySlug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
 /** The category a slug stands for, if any. */
 export function categoryOf(slug: string): (typeof CATEGORIES)[number] | undefined {
-  return CATEGORIES.find((c) => categorySlug(c) === slug);
+  return CATEGORIES.find((c) => slugify(c) === slug);
 }
 
 /** A positive amount of money from a form (`1,250.50`, `$80`), at most $1,000,000; `undefined` when it is not one. */
@@ -52,18 +48,6 @@ export function parseAmount(raw: string): number | undefined {
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(text)) return undefined;
   const n = Number(text);
   return n > 0 && n <= 1_000_000 ? n : undefined;
-}
-
-/** Whether `text` is a real `YYYY-MM-DD` date. */
-export function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
-}
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }
 
 /** Whether a form's value is a checked checkbox. */

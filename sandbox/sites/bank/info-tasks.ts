@@ -2,7 +2,8 @@
 import { money } from '../../layout';
 import { answer, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
-import { balanceText, categorySlug, monthName, monthRange } from './format';
+import { slugify } from '../../values';
+import { balanceText, monthName, monthRange } from './format';
 import { findTransactions, statements, txTotals, type AccountRow, type TxRow } from './queries';
 import { openTx, txPhrase, type BankData } from './task-data';
 import { CATEGORIES, MERCHANTS } from './themes';
@@ -43,7 +44,7 @@ export function infoTasks(d: BankData): TaskSpec[][] {
     const { moneyOut } = txTotals(list);
     if (list.filter((t) => t.amount < 0).length < 2) return [];
     return [{
-      slug: `spend-${a.id}-${categorySlug(c)}-${period}`, kind: 'info' as const,
+      slug: `spend-${a.id}-${slugify(c)}-${period}`, kind: 'info' as const,
       instruction: `How much did I spend on ${c} with my ${a.name} in ${monthName(period)}?`,
       verifier: { answer: answer.number(moneyOut) }, oracle: [...monthFilter(a, c, period), step.done(money(moneyOut))],
     }];
@@ -76,7 +77,7 @@ export function infoTasks(d: BankData): TaskSpec[][] {
     const [top, next] = list;
     if (!top || !next || Math.abs(next.amount) === Math.abs(top.amount)) return [];
     return [{
-      slug: `top-${a.id}-${categorySlug(c)}-${period}`, kind: 'info' as const,
+      slug: `top-${a.id}-${slugify(c)}-${period}`, kind: 'info' as const,
       instruction: `What was my most expensive ${c} purchase on my ${a.name} in ${monthName(period)}? Tell me where it was.`,
       verifier: { answer: answer.includes(top.name) },
       oracle: [...monthFilter(a, c, period, [step.select('Show', 'Money out'), step.select('Sort by', 'Largest amount first')]), step.done(top.name)],
@@ -86,7 +87,7 @@ export function infoTasks(d: BankData): TaskSpec[][] {
     const n = monthTxs(d, a, c, period).length;
     if (n < 2) return [];
     return [{
-      slug: `count-${a.id}-${categorySlug(c)}-${period}`, kind: 'info' as const,
+      slug: `count-${a.id}-${slugify(c)}-${period}`, kind: 'info' as const,
       instruction: `How many ${c} transactions were there on my ${a.name} in ${monthName(period)}?`,
       verifier: { answer: answer.number(n, 0) }, oracle: [...monthFilter(a, c, period), step.done(`${n} transactions`)],
     }];

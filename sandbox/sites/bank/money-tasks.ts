@@ -2,9 +2,9 @@
 import { money } from '../../layout';
 import { row, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
+import { addDays, cents } from '../../values';
 import { accountLabel, paymentLabel } from './format';
 import type { AccountRow, PayeeRow } from './queries';
-import { addDays, cents } from './seed';
 import type { BankData } from './task-data';
 
 /** `$250` or `$84.20`, as a person would write an amount. */

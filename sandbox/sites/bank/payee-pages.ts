@@ -1,9 +1,8 @@
 /** The bank's payees: list with search and category filter, details with payment history, add, edit, delete. @module */
 import { html } from '../../html';
-import { errorSummary, money, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, money, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { idOf } from './format';
 import { findPayees, findPayments, getPayee, type PayeeRow } from './queries';
 import { PAYEE_CATEGORIES } from './themes';
 

@@ -1,11 +1,11 @@
 /** The bank's payment activity, payment details, scheduled payments and their changes (edit, cancel). @module */
 import { html } from '../../html';
-import { errorSummary, money, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, money, pageNumber, pager, paginate, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { isDate, parseAmount, paymentLabel } from './format';
+import { addDays, isDate } from '../../values';
+import { parseAmount, paymentLabel } from './format';
 import { findPayments, getPayment, scheduledPayments, type PaymentRow } from './queries';
-import { addDays } from './seed';
 import { FREQUENCIES } from './themes';
 
 /** Payments per page of the activity list. */
@@ -26,9 +26,9 @@ function activityPage(ctx: RequestCtx): Reply {
   if (!KINDS.some((k) => k.value === kind)) return ctx.badRequest(`"${kind}" is not a type of payment.`);
   if (!STATUSES.some((s) => s.value === status)) return ctx.badRequest(`"${status}" is not a payment status.`);
   const list = findPayments(ctx.db, { kind, status: status ? status[0]?.toUpperCase() + status.slice(1) : '' });
-  const pages = Math.max(1, Math.ceil(list.length / PAYMENTS_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of your payments.`);
-  const shown = list.slice((page - 1) * PAYMENTS_PAGE_SIZE, page * PAYMENTS_PAGE_SIZE);
+  const paged = paginate(list, page, PAYMENTS_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of your payments.`);
+  const { items: shown, pages } = paged;
   return ctx.render({
     title: 'Payment activity',
     body: html`<form method="get" action="${ctx.href('/payments')}" class="row" aria-label="Filter payments">

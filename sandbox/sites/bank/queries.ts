@@ -1,7 +1,8 @@
 /** The bank's reads, shared by its pages and its task generators. @module */
+import { cents } from '../../values';
 import type { Database } from 'better-sqlite3';
 import { monthRange } from './format';
-import { HISTORY_START, cents } from './seed';
+import { HISTORY_START } from './seed';
 
 /** An account. */
 export interface AccountRow {

@@ -1,6 +1,7 @@
 /** The bank's tables and seeded data: six months of activity on the customer's accounts. @module */
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
+import { addDays, cents } from '../../values';
 import { ATM_LIMITS, MERCHANTS, PAYEE_CATEGORIES, SUBSCRIPTIONS, THEMES, type BankTheme } from './themes';
 
 /**
@@ -32,19 +33,9 @@ CREATE TABLE profile (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT
 /** The first day of seeded activity. */
 export const HISTORY_START = '2025-10-01';
 
-/** Rounds to cents. */
-export function cents(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
 /** `YYYY-MM-DD` of a date. */
 export function isoDay(d: Date): string {
   return d.toISOString().slice(0, 10);
-}
-
-/** The day `days` after an ISO date. */
-export function addDays(date: string, days: number): string {
-  return isoDay(new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400_000));
 }
 
 interface Acct {
@@ -230,7 +221,8 @@ export function seedBank({ db, faker, variant, today }: SeedInput): SeedResult {
     }
     if (lastOfMonth) for (const s of savings) ledger.tx(s, date, 'Interest payment', 'Interest', cents((s.balance * s.rate) / 100 / 12), 'Interest');
   }
-  for (const a of accts) db.prepare('UPDATE accounts SET balance = ? WHERE id = ?').run(a.balance, a.id);
+  const setBalance = db.prepare('UPDATE accounts SET balance = ? WHERE id = ?');
+  for (const a of accts) setBalance.run(a.balance, a.id);
 
   const later = (days: number): string => addDays(today, days);
   const nextMonth = (day: number): string => `2026-04-${String(day).padStart(2, '0')}`;

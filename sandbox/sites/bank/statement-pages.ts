@@ -1,9 +1,9 @@
 /** The bank's monthly statements and the customer's settings (contact details, paperless, alerts). @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, money, postForm, radioGroup, submit, textField, selectField } from '../../layout';
+import { checkbox, errorSummary, idOf, money, postForm, radioGroup, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { balanceText, idOf, isOn, monthName, monthRange, txLabel } from './format';
+import { balanceText, isOn, monthName, monthRange, txLabel } from './format';
 import { accounts, findTransactions, getAccount, profile, statement, statements } from './queries';
 
 function statementsPage(ctx: RequestCtx): Reply {

@@ -4,12 +4,12 @@
  * @module
  */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, money, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, money, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { accountLabel, idOf, isDate, parseAmount } from './format';
+import { addDays, isDate } from '../../values';
+import { accountLabel, parseAmount } from './format';
 import { accounts, findPayees, getAccount, getPayee, type AccountRow, type PayeeRow } from './queries';
-import { addDays } from './seed';
 import { FREQUENCIES } from './themes';
 import { bookTransaction, newConfirmation } from './writes';
 

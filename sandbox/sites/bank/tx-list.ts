@@ -1,8 +1,9 @@
 /** The bank's transaction lists (an account's activity, search results): filters, sort, totals and pages. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, money, pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { errorSummary, money, pageNumber, pager, paginate, selectField, submit, textField } from '../../layout';
 import type { RequestCtx } from '../../template';
-import { categoryOf, categorySlug, isDate, txLabel } from './format';
+import { isDate, slugify } from '../../values';
+import { categoryOf, txLabel } from './format';
 import { TX_SORTS, TX_TYPES, accounts, findTransactions, txTotals, type AccountRow, type TxFilter } from './queries';
 import { CATEGORIES } from './themes';
 
@@ -55,11 +56,11 @@ function filterForm(ctx: RequestCtx, path: string, query: ListQuery, search: boo
   return html`<form method="get" action="${ctx.href(path)}" aria-label="Filter transactions" class="row">
 ${search ? html`<input type="hidden" name="q" value="${k.q}">${selectField({ label: 'Account', name: 'account', value: k.account, options: [{ value: '', text: 'All accounts' }, ...all.map((a) => ({ value: String(a.id), text: a.name }))] })}`
     : textField({ label: 'Search this account', name: 'q', type: 'search', value: k.q })}
-${selectField({ label: 'Category', name: 'category', value: k.category, options: [{ value: '', text: 'All categories' }, ...CATEGORIES.map((c) => ({ value: categorySlug(c), text: c }))] })}
+${selectField({ label: 'Category', name: 'category', value: k.category, options: [{ value: '', text: 'All categories' }, ...CATEGORIES.map((c) => ({ value: slugify(c), text: c }))] })}
 ${selectField({ label: 'Show', name: 'type', value: k.type, options: TX_TYPES })}
 ${textField({ label: 'From', name: 'from', type: 'date', value: k.from })}
 ${textField({ label: 'To', name: 'to', type: 'date', value: k.to })}
-${selectField({ label: 'Sort by', name: 'sort', value: k.sort || 'newest', options: TX_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: k.sort || 'newest', options: TX_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href(path)}">Clear filters</a></form>`;
 }
 
@@ -75,11 +76,10 @@ export function transactionList(ctx: RequestCtx, opts: { path: string; account?:
     ...filter,
     ...(errors.from || errors.to ? { from: undefined, to: undefined } : {}),
   });
-  const pages = Math.max(1, Math.ceil(list.length / TX_PAGE_SIZE));
-  if (page > pages) return `There is no page ${page} of these transactions.`;
-  const shown = list.slice((page - 1) * TX_PAGE_SIZE, page * TX_PAGE_SIZE);
+  const paged = paginate(list, page, TX_PAGE_SIZE);
+  if (!paged) return `There is no page ${page} of these transactions.`;
+  const { items: shown, pages, first: from } = paged;
   const totals = txTotals(list);
-  const from = list.length ? (page - 1) * TX_PAGE_SIZE + 1 : 0;
   const search = !opts.account;
   const rows = shown.map(
     (t) => html`<tr><td>${t.date}</td><td><a href="${ctx.href(`/transactions/${t.id}`)}" aria-label="${txLabel(t)}">${t.name}</a>${t.status === 'Pending' ? html` <span class="badge">Pending</span>` : ''}</td>

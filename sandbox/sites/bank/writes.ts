@@ -1,6 +1,6 @@
 /** The bank's shared writes: booking a transaction on an account and numbering new payments. @module */
+import { cents } from '../../values';
 import type { Database } from 'better-sqlite3';
-import { cents } from './seed';
 
 /** Books a posted transaction on an account and moves its balance. */
 export function bookTransaction(

@@ -1,6 +1,6 @@
 /** Calendar dates as `YYYY-MM-DD` strings, computed in UTC so no time zone can shift a day. @module */
+import { addDays } from '../../values';
 
-const DAY_MS = 86_400_000;
 /** Weekday names, Sunday first (as `Date.getUTCDay`). */
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 /** Month names. */
@@ -10,21 +10,9 @@ function parse(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-/** Whether `text` is a real calendar date `YYYY-MM-DD`. */
-export function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const d = parse(text);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
-}
-
 /** Whether `text` is a time `HH:MM` (24 hours). */
 export function isTime(text: string): boolean {
   return /^([01]\d|2[0-3]):[0-5]\d$/.test(text);
-}
-
-/** `date` plus `days`. */
-export function addDays(date: string, days: number): string {
-  return new Date(parse(date).getTime() + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** 0 (Sunday) to 6. */

@@ -1,10 +1,11 @@
 /** The calendar template's event pages: details, create, edit, delete, invite and remove guests. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { clock, isDate, isTime, longDate, minutes } from './dates';
-import { attendees, calendars, getEvent, idOf, settings, type EventRow } from './queries';
+import { isDate } from '../../values';
+import { clock, isTime, longDate, minutes } from './dates';
+import { attendees, calendars, getEvent, settings, type EventRow } from './queries';
 import { REMINDERS } from './seed';
 
 const EMAIL = /^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$/;

@@ -1,10 +1,10 @@
 /** The calendar template's invitations, calendars and settings. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { longDate } from './dates';
-import { calendars, idOf, invitations, settings } from './queries';
+import { calendars, invitations, settings } from './queries';
 import { COLORS, TIMEZONES } from './seed';
 
 const RESPONSES: Record<string, string> = { accepted: 'Accept', maybe: 'Maybe', declined: 'Decline' };

@@ -122,11 +122,6 @@ export function settings(db: Database): SettingsRow {
   return db.prepare('SELECT * FROM settings WHERE id = 1').get() as SettingsRow;
 }
 
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}
-
 /** The accessible name of an event's links: unique even for a weekly series. */
 export function eventLabel(e: Pick<EventRow, 'title' | 'date' | 'start'>): string {
   return `${e.title} on ${e.date} at ${e.start}`;

@@ -1,7 +1,8 @@
 /** The calendar template's tables and seeded data: a person's calendars, ten weeks of events, invitations. @module */
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
-import { addDays, clock, minutes, weekStart } from './dates';
+import { addDays } from '../../values';
+import { clock, minutes, weekStart } from './dates';
 
 /** Events carry a `title`, calendars, attendees and settings a `name`, so change lines name them. */
 export const CALENDAR_SCHEMA = `

@@ -1,7 +1,8 @@
 /** The calendar template's tasks: info and action generators over the calendar, each with a verifier and an oracle. @module */
 import { answer, firstIsHuman, noRow, request, roundRobin, row, step } from '../../task-kit';
 import type { TaskInput, TaskSpec } from '../../template';
-import { MONTHS, addDays, addMonths, clock, longDate, minutes, monthOf, monthTitle, weekStart } from './dates';
+import { addDays } from '../../values';
+import { MONTHS, addMonths, clock, longDate, minutes, monthOf, monthTitle, weekStart } from './dates';
 import { attendees, calendars, eventLabel, findEvents, invitations, settings, type EventRow } from './queries';
 import { COLORS, REMINDERS } from './seed';
 

@@ -1,10 +1,11 @@
 /** The calendar template's views: the week, the month and the searchable agenda. @module */
 import { html, type SafeHtml } from '../../html';
-import { pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { idOf, pageNumber, pager, paginate, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { addDays, addMonths, isDate, isMonth, longDate, monthOf, monthTitle, shortDay, weekStart, weekday } from './dates';
-import { EVENT_SORTS, calendars, eventLabel, findEvents, idOf, settings, type EventRow } from './queries';
+import { addDays, isDate } from '../../values';
+import { addMonths, isMonth, longDate, monthOf, monthTitle, shortDay, weekStart, weekday } from './dates';
+import { EVENT_SORTS, calendars, eventLabel, findEvents, settings, type EventRow } from './queries';
 
 /** Events per agenda page. */
 export const AGENDA_PAGE = 20;
@@ -71,17 +72,16 @@ function agenda(ctx: RequestCtx): Reply {
   for (const [name, v] of [['From', from], ['To', to]] as const) if (v && !isDate(v)) return ctx.badRequest(`${name} must be a date like 2026-03-16.`);
   if (!EVENT_SORTS.some((s) => s.value === sort)) return ctx.badRequest(`"${sort}" is not a sort order.`);
   const all = findEvents(ctx.db, { q, calendar, from, to, sort });
-  const pages = Math.max(1, Math.ceil(all.length / AGENDA_PAGE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these events.`);
-  const shown = all.slice((page - 1) * AGENDA_PAGE, page * AGENDA_PAGE);
+  const paged = paginate(all, page, AGENDA_PAGE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these events.`);
+  const { items: shown, pages, first: n } = paged;
   const query = { q, calendar: calRaw, from, to, sort: sort === 'date' ? '' : sort };
-  const n = all.length ? (page - 1) * AGENDA_PAGE + 1 : 0;
   return ctx.render({
     title: q ? `Events matching "${q}"` : 'Agenda',
     body: html`<form method="get" action="${ctx.href('/events')}" class="row" aria-label="Filter events">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Calendar', name: 'calendar', value: calRaw, options: [{ value: '', text: 'All calendars' }, ...cals.map((c) => ({ value: String(c.id), text: c.name }))] })}
 ${textField({ label: 'From', name: 'from', type: 'date', value: from })}${textField({ label: 'To', name: 'to', type: 'date', value: to })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: EVENT_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: EVENT_SORTS })}
 ${submit('Apply')}</form>
 <p>${all.length ? `Showing ${n}–${n + shown.length - 1} of ${all.length} events` : 'No events match.'}</p>
 ${shown.length ? html`<table><thead><tr><th>Date</th><th>Time</th><th>Event</th><th>Calendar</th><th>Location</th></tr></thead><tbody>${shown.map(

@@ -1,12 +1,12 @@
 /** The forum's people and personal pages: members, profiles, bookmarks, notifications, settings, and the JSON API. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, pageNumber, pager, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, clip, errorSummary, idOf, pageNumber, pager, paginate, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { threadTable } from './board-pages';
 import {
-  MEMBERS_PER_PAGE, MEMBER_SORTS, THREAD_SORTS, bookmarks, clip, boards, findMembers, findThreads, follows, getMember, getThread, idOf,
-  notifications, postsOf, settings,
+  MEMBERS_PER_PAGE, MEMBER_SORTS, THREAD_SORTS, bookmarks, boards, findMembers, findThreads, follows, getMember, getThread, notifications,
+  postsOf, settings,
 } from './queries';
 import { EMAIL_NOTIFICATIONS, POSTS_PER_PAGE } from './seed';
 
@@ -17,14 +17,14 @@ function membersPage(ctx: RequestCtx): Reply {
   if (page === undefined) return ctx.badRequest('The page number must be a positive whole number.');
   if (!MEMBER_SORTS.some((s) => s.value === sort)) return ctx.badRequest(`"${sort}" is not a sort order.`);
   const list = findMembers(ctx.db, { q, sort });
-  const pages = Math.max(1, Math.ceil(list.length / MEMBERS_PER_PAGE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of the member list.`);
-  const shown = list.slice((page - 1) * MEMBERS_PER_PAGE, page * MEMBERS_PER_PAGE);
+  const paged = paginate(list, page, MEMBERS_PER_PAGE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of the member list.`);
+  const { items: shown, pages } = paged;
   return ctx.render({
     title: 'Members',
     body: html`<form method="get" action="${ctx.href('/members')}" class="row" aria-label="Find members">
 ${textField({ label: 'Member name', name: 'q', value: q })}
-${selectField({ label: 'Sort members by', name: 'sort', value: sort, options: MEMBER_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort members by', name: 'sort', value: sort, options: MEMBER_SORTS })}
 ${submit('Show members')}</form>
 ${shown.length ? html`<table><thead><tr><th>Member</th><th>Joined</th><th>Location</th><th>Posts</th><th>Reputation</th></tr></thead><tbody>${shown.map(
   (m) => html`<tr><td><a href="${ctx.href(`/members/${m.id}`)}">${m.name}</a></td><td>${m.joined}</td><td>${m.location}</td><td>${m.posts}</td><td>${m.reputation}</td></tr>`,

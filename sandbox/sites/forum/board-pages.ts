@@ -1,14 +1,9 @@
 /** The forum's lists: the board index, thread lists (per board and all), and search. @module */
 import { html, type SafeHtml } from '../../html';
-import { pageNumber, pager, selectField, submit } from '../../layout';
+import { pageNumber, pager, paginate, plural, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { THREADS_PER_PAGE, THREAD_SORTS, boards, findThreads, tagList, tagsIn, type BoardRow, type ThreadRow } from './queries';
-
-/** `12 threads`, `1 reply` (`many` defaults to `one` + s). */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** A table of threads with their board, author, figures and last post. */
 export function threadTable(ctx: RequestCtx, list: readonly ThreadRow[], opts: { board?: boolean } = {}): SafeHtml {
@@ -59,19 +54,18 @@ function listPage(ctx: RequestCtx, spec: ListSpec): Reply {
   }
   const tags = tagsIn(ctx.db, boardSlug || undefined);
   const list = findThreads(ctx.db, { board: boardSlug, tag, q, sort });
-  const pages = Math.max(1, Math.ceil(list.length / THREADS_PER_PAGE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this list.`);
-  const shown = list.slice((page - 1) * THREADS_PER_PAGE, page * THREADS_PER_PAGE);
+  const paged = paginate(list, page, THREADS_PER_PAGE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this list.`);
+  const { items: shown, pages, first: from } = paged;
   const defaultSort = spec.search ? 'relevance' : 'latest';
   const query = { q, board: spec.board ? '' : boardSlug, tag, sort: sort === defaultSort ? '' : sort };
-  const from = list.length ? (page - 1) * THREADS_PER_PAGE + 1 : 0;
   const boardSelect = spec.board ? '' : selectField({ label: 'Board', name: 'board', value: boardSlug, options: [{ value: '', text: 'All boards' }, ...all.map((b) => ({ value: b.slug, text: b.name }))] });
   return ctx.render({
     title: spec.title,
     body: html`${spec.board ? html`<p>${spec.board.description} <a href="${ctx.href('/')}">All boards</a></p>` : ''}
 <form method="get" action="${ctx.href(spec.path)}" class="row" aria-label="${spec.search ? 'Refine search' : 'Filter threads'}">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${boardSelect}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: sorts.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: sorts })}
 ${selectField({ label: 'Tag', name: 'tag', value: tag, options: [{ value: '', text: 'Any tag' }, ...tags.map((t) => ({ value: t, text: t }))] })}
 ${submit(spec.search ? 'Refine search' : 'Apply filters')}</form>
 ${spec.board ? html`<p><a class="button" href="${ctx.href('/threads/new', { board: spec.board.slug })}">Start a new thread</a></p>` : ''}

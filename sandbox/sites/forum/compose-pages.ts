@@ -1,10 +1,10 @@
 /** The forum's writing pages: a new thread (with preview), editing and deleting your own posts. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { bodyHtml, errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { boards, getThread, idOf, postsOf, settings, tagList, type PostRow, type ThreadRow } from './queries';
-import { bodyHtml, nowStamp, pageOfPost } from './thread-pages';
+import { boards, getThread, postsOf, settings, tagList, type PostRow, type ThreadRow } from './queries';
+import { nowStamp, pageOfPost } from './thread-pages';
 
 const TAG = /^[a-z0-9][a-z0-9-]{0,23}$/;
 

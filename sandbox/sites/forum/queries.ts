@@ -91,12 +91,6 @@ function like(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
-export function clip(name: string): string {
-  const text = name.replace(/\s+/g, ' ').trim();
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
-
 /** Every board, in display order, with its category and figures. */
 export function boards(db: Database): BoardRow[] {
   return db.prepare(`SELECT b.*, c.name AS category,
@@ -237,9 +231,4 @@ export function notifications(db: Database): NotificationRow[] {
 /** Ids of the posts the user has upvoted. */
 export function votedPosts(db: Database): Set<number> {
   return new Set((db.prepare('SELECT post_id FROM votes').all() as Array<{ post_id: number }>).map((r) => r.post_id));
-}
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }

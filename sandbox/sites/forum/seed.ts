@@ -1,5 +1,6 @@
 /** The forum's tables and seeded community. @module */
 import type { SeedInput, SeedResult } from '../../template';
+import { slugify } from '../../values';
 import { PLACES, openingPost, replyText, threadTitle, username } from './content';
 import { THEMES } from './themes';
 
@@ -40,11 +41,6 @@ const BIOS = [
   'Weekend tinkerer.', 'Here to learn and to help.', 'Mostly lurking, sometimes posting.', 'Ask me about the old days.',
   'Started as a hobby, now it is an obsession.', 'Moderator emeritus.', 'Coffee first, questions later.', 'Always one project too many.',
 ];
-
-/** `Arts & Crafts` → `arts-crafts`. */
-export function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 /** `YYYY-MM-DD HH:MM` of a date (UTC). */
 export function stamp(date: Date): string {

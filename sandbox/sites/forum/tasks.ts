@@ -1,7 +1,8 @@
 /** The forum's tasks: info and action generators over the site's data, each with a verifier and an oracle. @module */
 import { firstIsHuman, noRow, request, roundRobin, row, step } from '../../task-kit';
 import type { TaskInput, TaskSpec } from '../../template';
-import { THREADS_PER_PAGE, THREAD_SORTS, clip, tagList, type PostRow, type ThreadRow } from './queries';
+import { clip } from '../../layout';
+import { THREADS_PER_PAGE, THREAD_SORTS, tagList, type PostRow, type ThreadRow } from './queries';
 import { EMAIL_NOTIFICATIONS } from './seed';
 import { SEARCH, infoTasks, loadForum, openPost, openThread, type ForumData } from './task-info';
 import { THEMES } from './themes';

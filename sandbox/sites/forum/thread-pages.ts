@@ -1,15 +1,9 @@
 /** The forum's thread page and what users do there: reply, upvote, follow, bookmark, delete. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, submit, textArea } from '../../layout';
+import { bodyHtml, clip, errorSummary, idOf, pageCount, pageNumber, pager, paginate, plural, postForm, submit, textArea } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural } from './board-pages';
-import { clip, getThread, idOf, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
-
-/** Paragraphs of a post's text. */
-export function bodyHtml(text: string): SafeHtml[] {
-  return text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((line, i) => (i ? html`<br>${line}` : line))}</p>`);
-}
+import { getThread, postsOf, settings, tagList, votedPosts, type PostRow, type ThreadRow } from './queries';
 
 /** The time new posts and edits get: the site's today at noon (data never depends on the wall clock). */
 export function nowStamp(ctx: RequestCtx): string {
@@ -18,7 +12,7 @@ export function nowStamp(ctx: RequestCtx): string {
 
 /** The thread page that shows post number `n` with the user's page size. */
 export function pageOfPost(ctx: RequestCtx, n: number): number {
-  return Math.max(1, Math.ceil(n / settings(ctx.db).posts_per_page));
+  return pageCount(n, settings(ctx.db).posts_per_page);
 }
 
 function threadOf(ctx: RequestCtx): ThreadRow | undefined {
@@ -46,10 +40,10 @@ ${bodyHtml(p.body)}${mine && signature ? html`<p class="muted">— ${signature}<
 export function threadPage(ctx: RequestCtx, t: ThreadRow, opts: { page?: number; reply?: { body: string; error: string } } = {}): Reply {
   const me = settings(ctx.db);
   const posts = postsOf(ctx.db, t.id);
-  const pages = Math.max(1, Math.ceil(posts.length / me.posts_per_page));
-  const page = opts.page ?? pages;
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this thread.`);
-  const shown = posts.slice((page - 1) * me.posts_per_page, page * me.posts_per_page);
+  const page = opts.page ?? pageCount(posts.length, me.posts_per_page);
+  const paged = paginate(posts, page, me.posts_per_page);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this thread.`);
+  const { items: shown, pages } = paged;
   const voted = votedPosts(ctx.db);
   const following = !!ctx.db.prepare('SELECT 1 FROM follows WHERE thread_id = ?').get(t.id);
   const saved = !!ctx.db.prepare('SELECT 1 FROM bookmarks WHERE thread_id = ?').get(t.id);
@@ -77,8 +71,7 @@ ${replyForm}`,
 function viewThread(ctx: RequestCtx): Reply {
   const t = threadOf(ctx);
   if (!t) return ctx.notFound('That thread does not exist or was deleted.');
-  const raw = ctx.q('page');
-  const page = raw === '' ? 1 : pageNumber(raw);
+  const page = pageNumber(ctx.q('page'));
   if (page === undefined) return ctx.badRequest('The page number must be a positive whole number.');
   return threadPage(ctx, t, { page });
 }

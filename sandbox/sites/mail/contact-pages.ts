@@ -1,9 +1,9 @@
 /** The mail template's contacts, settings and JSON API. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { FOLDERS, findContacts, findMessages, idOf, settings, type ContactRow, type Folder } from './queries';
+import { FOLDERS, findContacts, findMessages, settings, type ContactRow, type Folder } from './queries';
 
 const EMAIL = /^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$/;
 const CONTACT_FIELDS = ['name', 'email', 'phone', 'company', 'notes'] as const;

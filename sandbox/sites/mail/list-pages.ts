@@ -1,10 +1,10 @@
 /** The mail template's message lists: inbox, folders, search, and bulk actions. @module */
 import { html } from '../../html';
-import { pageNumber, pager, selectField, submit } from '../../layout';
+import { idOf, pageNumber, pager, paginate, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS } from './content';
-import { FOLDERS, MESSAGE_SORTS, findMessages, idOf, settings, unreadCounts, type Folder, type MessageRow } from './queries';
+import { FOLDERS, MESSAGE_SORTS, findMessages, settings, unreadCounts, type Folder, type MessageRow } from './queries';
 
 /** A folder's display name. */
 export function folderName(folder: string): string {
@@ -37,14 +37,13 @@ function listPage(ctx: RequestCtx, folder: Folder | undefined, path: string): Re
   }
   const all = findMessages(ctx.db, { folder, q, show, label, sort });
   const per = settings(ctx.db).per_page;
-  const pages = Math.max(1, Math.ceil(all.length / per));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this list.`);
-  const shown = all.slice((page - 1) * per, page * per);
+  const paged = paginate(all, page, per);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this list.`);
+  const { items: shown, pages, first: from } = paged;
   const unread = unreadCounts(ctx.db);
   const outgoing = folder === 'sent' || folder === 'drafts';
   const title = search ? `Search results for "${q}"` : folderName(folder);
   const query = { q, show, label, sort: sort === 'newest' ? '' : sort };
-  const from = all.length ? (page - 1) * per + 1 : 0;
   const rows = shown.map((m) => {
     const subject = m.read ? html`${m.subject}` : html`<strong>${m.subject}</strong>`;
     return html`<tr><td><input type="checkbox" name="ids" value="${m.id}" aria-label="Select ${m.subject}"></td>
@@ -61,7 +60,7 @@ ${search ? html`<td>${folderName(m.folder)}</td>` : ''}<td class="muted">${m.sen
 <form method="get" action="${ctx.href(path)}" class="row" aria-label="Filter messages">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Show', name: 'show', value: show, options: SHOW })}
 ${selectField({ label: 'Label', name: 'label', value: label, options: [{ value: '', text: 'Any label' }, ...LABELS.map((l) => ({ value: l, text: l }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: MESSAGE_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: MESSAGE_SORTS })}
 ${submit('Apply')}</form>
 <p>${folder === 'inbox' ? `${unread.inbox ?? 0} unread · ` : ''}${all.length ? `Showing ${from}–${from + shown.length - 1} of ${all.length} messages` : 'No messages here.'}</p>
 ${shown.length ? html`<form method="post" action="${ctx.href('/bulk')}" aria-label="Selected messages"><input type="hidden" name="back" value="${path}">

@@ -1,17 +1,13 @@
 /** The mail template's message view, message actions and compose form. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { bodyHtml, errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS } from './content';
 import { folderName } from './list-pages';
-import { getMessage, idOf, settings, type MessageRow } from './queries';
+import { getMessage, settings, type MessageRow } from './queries';
 
 const EMAIL = /^[^@\s,<>]+@[^@\s,<>]+\.[^@\s,<>]+$/;
-
-function bodyHtml(text: string) {
-  return text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((line, i) => (i ? html`<br>${line}` : line))}</p>`);
-}
 
 function viewMessage(ctx: RequestCtx): Reply {
   const id = idOf(ctx.params.id);

@@ -118,8 +118,3 @@ export interface FactRow {
 export function facts(db: Database): FactRow[] {
   return db.prepare('SELECT * FROM _facts ORDER BY message_id').all() as FactRow[];
 }
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}

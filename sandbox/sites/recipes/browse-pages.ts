@@ -1,18 +1,12 @@
 /** The recipe site's browsing pages: home, the recipe list with search, filters, sort and pages, cuisines, and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, ratingText, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { COURSES } from './dishes';
-import { DIETS, PAGE_SIZE, SORTS, cuisines, findRecipes, getRecipe, idOf, ingredientsOf, stepsOf, type RecipeRow } from './queries';
+import { DIETS, PAGE_SIZE, SORTS, cuisines, findRecipes, getRecipe, ingredientsOf, stepsOf, type RecipeRow } from './queries';
 import { DIFFICULTIES } from './seed';
 import { THEMES } from './themes';
-
-/** `4.3 ★ (12 reviews)` or `No reviews yet`. */
-export function ratingText(r: Pick<RecipeRow, 'rating' | 'reviews'>): string {
-  if (!r.reviews) return 'No reviews yet';
-  return `${(r.rating ?? 0).toFixed(1)} ★ (${r.reviews} review${r.reviews === 1 ? '' : 's'})`;
-}
 
 /** The diets a recipe suits, as labels. */
 export function dietLabels(r: RecipeRow): string[] {
@@ -59,22 +53,21 @@ function listPage(ctx: RequestCtx): Reply {
   const maxTime = maxRaw === '' ? undefined : Number(maxRaw);
   if (maxTime !== undefined && !(Number.isInteger(maxTime) && maxTime > 0 && maxTime <= 1440)) errors.max_time = 'Max time must be a whole number of minutes, like 30.';
   const list = findRecipes(ctx.db, { q, cuisine, course, diet, difficulty, maxTime: errors.max_time ? undefined : maxTime, sort });
-  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const paged = paginate(list, page, PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first: from } = paged;
   const query = { q, cuisine, course, diet, difficulty, max_time: maxRaw, sort: sort === 'featured' ? '' : sort };
   const title = q ? `Recipes matching "${q}"` : cat ? `${cat.name} recipes` : course ? `${course} recipes` : 'All recipes';
-  const from = list.length ? (page - 1) * PAGE_SIZE + 1 : 0;
   return ctx.render({
     title,
     status: Object.keys(errors).length ? 400 : 200,
     body: html`${errorSummary(errors)}<form method="get" action="${ctx.href('/recipes')}" class="row" aria-label="Filter recipes">${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Cuisine', name: 'cuisine', value: cuisine, options: [{ value: '', text: 'All cuisines' }, ...all.map((c) => ({ value: c.slug, text: c.name }))] })}
 ${selectField({ label: 'Course', name: 'course', value: course, options: [{ value: '', text: 'All courses' }, ...COURSES.map((c) => ({ value: c, text: c }))] })}
-${selectField({ label: 'Diet', name: 'diet', value: diet, options: [{ value: '', text: 'Any diet' }, ...DIETS.map((d) => ({ value: d.value, text: d.text }))] })}
+${selectField({ label: 'Diet', name: 'diet', value: diet, options: [{ value: '', text: 'Any diet' }, ...DIETS] })}
 ${selectField({ label: 'Difficulty', name: 'difficulty', value: difficulty, options: [{ value: '', text: 'Any difficulty' }, ...DIFFICULTIES.map((d) => ({ value: d, text: d }))] })}
 ${textField({ label: 'Max total time (minutes)', name: 'max_time', type: 'number', value: maxRaw, min: 1, error: errors.max_time })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/recipes')}">Clear filters</a></form>
 <p>${list.length ? `Showing ${from}–${from + shown.length - 1} of ${list.length} recipes` : 'No recipes match your search.'}</p>
 <div class="grid">${shown.map((r) => card(ctx, r))}</div>

@@ -1,9 +1,9 @@
 /** The user's recipe collections: list, create, rename, delete, and remove recipes. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, submit, textField } from '../../layout';
+import { clip, errorSummary, idOf, postForm, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { clip, collectionRecipes, collections, idOf, type CollectionRow } from './queries';
+import { collectionRecipes, collections, type CollectionRow } from './queries';
 
 function nameError(ctx: RequestCtx, name: string, selfId?: number): string | undefined {
   if (!name) return 'Give the collection a name.';

@@ -1,9 +1,9 @@
 /** The meal planner and the shopping list, with its three-step build from planned meals. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, postForm, submit, textField } from '../../layout';
+import { checkbox, clip, errorSummary, idOf, postForm, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { clip, idOf, ingredientText, mealPlan, planNeeds, shoppingList, type PlanRow, type ShoppingRow } from './queries';
+import { ingredientText, mealPlan, planNeeds, shoppingList, type PlanRow, type ShoppingRow } from './queries';
 import { DAYS, MEALS } from './seed';
 
 /** Plan entries in week order (Monday breakfast first). */

@@ -5,11 +5,6 @@ import { STAPLES } from './dishes';
 /** Recipes per list page. */
 export const PAGE_SIZE = 12;
 
-/** `Middle Eastern` → `middle-eastern`. */
-export function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
 /** A quantity for `to` servings from one for `from`, rounded the way a cook measures (grams to 5, spoons to ¼, counts to ½). */
 export function scaleQuantity(qty: number, unit: string, from: number, to: number): number {
   const x = (qty * to) / from;
@@ -236,8 +231,9 @@ export interface NeedRow {
 /** What the chosen meal-plan entries need, summed by ingredient and unit (pantry staples left out on request). */
 export function planNeeds(db: Database, planIds: readonly number[], skipStaples: boolean): NeedRow[] {
   const out = new Map<string, NeedRow>();
+  const recipeOf = db.prepare('SELECT recipe_id FROM meal_plan WHERE id = ?');
   for (const id of planIds) {
-    const entry = db.prepare('SELECT recipe_id FROM meal_plan WHERE id = ?').get(id) as { recipe_id: number } | undefined;
+    const entry = recipeOf.get(id) as { recipe_id: number } | undefined;
     for (const i of entry ? ingredientsOf(db, entry.recipe_id) : []) {
       if (skipStaples && (STAPLES as readonly string[]).includes(i.name)) continue;
       const key = `${i.name}\u0000${i.unit}`;
@@ -252,15 +248,4 @@ export function planNeeds(db: Database, planIds: readonly number[], skipStaples:
 /** The user's profile. */
 export function profile(db: Database): { name: string; email: string } {
   return db.prepare('SELECT name, email FROM profile WHERE id = 1').get() as { name: string; email: string };
-}
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}
-
-/** An accessible name as the harness sees it: whitespace collapsed, at most 80 characters (clipped with an ellipsis). */
-export function clip(name: string): string {
-  const text = name.replace(/\s+/g, ' ').trim();
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -1,10 +1,10 @@
 /** The recipe page and what users do there: scale servings, save to a collection, plan it, review it. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { errorSummary, idOf, postForm, ratingText, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { dietLabels, ratingText } from './browse-pages';
-import { collections, getRecipe, idOf, ingredientText, ingredientsOf, profile, reviewsOf, scaleQuantity, stepsOf, type RecipeRow, type ReviewRow } from './queries';
+import { dietLabels } from './browse-pages';
+import { collections, getRecipe, ingredientText, ingredientsOf, profile, reviewsOf, scaleQuantity, stepsOf, type RecipeRow, type ReviewRow } from './queries';
 import { DAYS, MEALS } from './seed';
 
 /** Choices of the rating select. */

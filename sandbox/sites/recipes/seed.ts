@@ -1,8 +1,9 @@
 /** The recipe site's tables and seeded recipes, reviews, collections, meal plan and shopping list. @module */
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
+import { slugify } from '../../values';
 import { CHEESES, DISHES, FRUITS, HERBS, PROTEINS, VEGETABLES, VEG_PROTEINS, type DishType, type Item, type Slot, type SlotKind } from './dishes';
-import { scaleQuantity, slugify } from './queries';
+import { scaleQuantity } from './queries';
 import { THEMES, type RecipeTheme } from './themes';
 
 /**

@@ -88,8 +88,10 @@ function createRecipe(ctx: RequestCtx): Reply {
     dairy_free, calories, protein, carbs, fat, description, author, mine, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?, 1, ?)`)
     .run(title, cuisine.id, v.course, v.difficulty, prep, cook, servings, has('vegetarian') || has('vegan'), has('vegan'), has('gluten-free'), has('dairy-free'),
       calories, v.description ?? '', profile(ctx.db).name, ctx.site.today).lastInsertRowid);
-  items.forEach((i, k) => i && ctx.db.prepare('INSERT INTO ingredients (recipe_id, recipe, position, quantity, unit, name) VALUES (?, ?, ?, ?, ?, ?)').run(id, title, k + 1, i.quantity, i.unit, i.name));
-  steps.forEach((text, k) => ctx.db.prepare('INSERT INTO steps (recipe_id, title, position, text) VALUES (?, ?, ?, ?)').run(id, title, k + 1, text));
+  const addIngredient = ctx.db.prepare('INSERT INTO ingredients (recipe_id, recipe, position, quantity, unit, name) VALUES (?, ?, ?, ?, ?, ?)');
+  items.forEach((i, k) => i && addIngredient.run(id, title, k + 1, i.quantity, i.unit, i.name));
+  const addStep = ctx.db.prepare('INSERT INTO steps (recipe_id, title, position, text) VALUES (?, ?, ?, ?)');
+  steps.forEach((text, k) => addStep.run(id, title, k + 1, text));
   ctx.flash(`Thanks for sharing ${title}!`);
   return ctx.redirect(`/recipes/${id}`);
 }

@@ -1,8 +1,9 @@
 /** The recipe site's tasks: info and action generators over the site's data, each with a verifier and an oracle. @module */
 import { firstIsHuman, noRow, request, roundRobin, row, step } from '../../task-kit';
 import type { TaskInput, TaskSpec } from '../../template';
+import { clip } from '../../layout';
 import { COURSES } from './dishes';
-import { DIETS, PAGE_SIZE, SORTS, clip, ingredientText, planNeeds, type PlanRow, type RecipeRow } from './queries';
+import { DIETS, PAGE_SIZE, SORTS, ingredientText, planNeeds, type PlanRow, type RecipeRow } from './queries';
 import { planLabel, weekOrder } from './plan-pages';
 import { DAYS, MEALS } from './seed';
 import { SEARCH, infoTasks, loadRecipes, measured, openRecipe, type RecipeData } from './task-info';

@@ -52,7 +52,8 @@ function cancelOrder(ctx: RequestCtx): Reply {
     return ctx.redirect(`/orders/${o.id}`);
   }
   ctx.db.prepare("UPDATE orders SET status = 'Cancelled' WHERE id = ?").run(o.id);
-  for (const i of orderItems(ctx.db, o.id)) ctx.db.prepare('UPDATE products SET stock = stock + ? WHERE id = ?').run(i.quantity, i.product_id);
+  const restock = ctx.db.prepare('UPDATE products SET stock = stock + ? WHERE id = ?');
+  for (const i of orderItems(ctx.db, o.id)) restock.run(i.quantity, i.product_id);
   ctx.flash(`Order ${o.id} has been cancelled.`);
   return ctx.redirect(`/orders/${o.id}`);
 }

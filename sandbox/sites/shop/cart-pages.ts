@@ -129,7 +129,7 @@ ${textField({ label: 'Street address', name: 'street', value: v.street, required
 ${textField({ label: 'City', name: 'city', value: v.city, required: true, error: errors.city })}
 ${textField({ label: 'ZIP code', name: 'zip', value: v.zip, required: true, error: errors.zip })}
 ${radioGroup({ legend: 'Shipping method', name: 'shipping', value: v.shipping, error: errors.shipping, options: SHIPPING.map((s) => ({ value: s.value, text: `${s.text} (${money(s.cost)})` })) })}
-${selectField({ label: 'Payment method', name: 'payment', value: v.payment, error: errors.payment, options: PAYMENT.map((p) => ({ value: p.value, text: p.text })) })}
+${selectField({ label: 'Payment method', name: 'payment', value: v.payment, error: errors.payment, options: PAYMENT })}
 ${submit('Place order')}`, { label: 'Checkout' })}`,
   });
 }

@@ -1,18 +1,12 @@
 /** The shop's browsing pages: home, catalog, categories, product details with reviews and the JSON API. @module */
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, money, pageNumber, pager, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, money, pageNumber, pager, paginate, postForm, ratingText, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { SORTS, categories, findProducts, getProduct, reviewsOf, wishlist, type ProductRow } from './queries';
 
 /** Products per catalog page. */
 export const PAGE_SIZE = 12;
-
-/** `4.3 ★ (5 reviews)` or `No reviews yet`. */
-export function ratingText(p: Pick<ProductRow, 'rating' | 'reviews'>): string {
-  if (!p.reviews) return 'No reviews yet';
-  return `${(p.rating ?? 0).toFixed(1)} ★ (${p.reviews} review${p.reviews === 1 ? '' : 's'})`;
-}
 
 function stockText(stock: number): string {
   return stock > 0 ? `In stock (${stock} left)` : 'Out of stock';
@@ -53,19 +47,18 @@ function catalog(ctx: RequestCtx): Reply {
   if (maxPrice !== undefined && !(Number.isFinite(maxPrice) && maxPrice >= 0)) errors.max_price = 'Max price must be a number of dollars, like 50.';
   if (!SORTS.some((s) => s.value === sort)) errors.sort = 'Unknown sort order; showing featured products.';
   const all = findProducts(ctx.db, { q, category, inStock, maxPrice: errors.max_price ? undefined : maxPrice, sort });
-  const pages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const paged = paginate(all, page, PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first: from } = paged;
   const query = { q, category, sort: sort === 'featured' ? '' : sort, in_stock: inStock ? '1' : '', max_price: maxRaw };
   const title = cat ? cat.name : q ? `Results for "${q}"` : 'All products';
-  const from = all.length ? (page - 1) * PAGE_SIZE + 1 : 0;
   return ctx.render({
     title,
     status: Object.keys(errors).length ? 400 : 200,
     body: html`${errorSummary(errors)}<form method="get" action="${ctx.href('/products')}" aria-label="Filter products" class="row">
 ${q ? html`<input type="hidden" name="q" value="${q}">` : ''}
 ${selectField({ label: 'Category', name: 'category', value: category, options: [{ value: '', text: 'All categories' }, ...cats.map((c) => ({ value: c.slug, text: c.name }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: SORTS })}
 ${textField({ label: 'Max price', name: 'max_price', type: 'number', value: maxRaw, min: 0, step: '0.01' })}
 ${checkbox({ label: 'In stock only', name: 'in_stock', checked: inStock })}
 ${submit('Apply filters')} <a href="${ctx.href('/products')}">Clear filters</a></form>

@@ -1,5 +1,6 @@
 /** The shop's tables and seeded data. @module */
 import type { SeedInput, SeedResult } from '../../template';
+import { slugify } from '../../values';
 import { THEMES } from './themes';
 
 /** The shop's tables. Rows carry a `name` (or are keyed by a readable id) so change lines name their item. */
@@ -56,11 +57,6 @@ const REVIEW_BODIES: Record<number, readonly string[]> = {
   2: ['The instructions were confusing and one part was missing.', 'Stopped working properly after a few weeks.'],
   1: ['Arrived damaged and customer service was slow.', 'Nothing like the pictures.'],
 };
-
-/** `Arts & Crafts` → `arts-crafts`. */
-export function slugify(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 function day(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -2,11 +2,12 @@
 import type { Faker } from '@faker-js/faker';
 import { noRow, request, row, step } from '../../task-kit';
 import type { TaskInput, TaskSpec } from '../../template';
+import { slugify } from '../../values';
 import { LABELS, PRIORITIES, STATUSES, THEMES, TITLES, TYPES } from './content';
 import { moveLabel, ISSUE_PAGE_SIZE } from './list-pages';
 import { ISSUE_SORTS } from './queries';
 import { fillTemplate } from './seed';
-import { editIssue, filterIssues, openIssue, openMilestone, slug, type TrackerData } from './task-steps';
+import { editIssue, filterIssues, openIssue, openMilestone, type TrackerData } from './task-steps';
 
 /** Comments the tasks ask for (never one a seeded issue already has, so doing nothing fails). */
 const NEW_COMMENTS = ['Confirmed on my machine as well.', 'I will pick this up after the release.', 'Attaching the logs from this morning.',
@@ -69,14 +70,14 @@ function editTasks(d: TrackerData, faker: Faker): TaskSpec[][] {
     const has = i.labels ? i.labels.split(', ') : [];
     const label = LABELS.filter((l) => !has.includes(l))[k % 4];
     return label ? [{
-      slug: `label-${i.key}-${slug(label)}`, kind: 'action' as const, instruction: `Add the label "${label}" to "${i.title}".`,
+      slug: `label-${i.key}-${slugify(label)}`, kind: 'action' as const, instruction: `Add the label "${label}" to "${i.title}".`,
       verifier: { state: [row('issue_labels', { issue_id: i.id, name: label })] }, oracle: [...editIssue(i), step.check(label), step.button('Save changes'), step.done()],
     }] : [];
   });
   const removeLabel = mix.filter((i) => i.labels).slice(0, 10).map((i) => {
     const label = i.labels.split(', ')[0] ?? '';
     return {
-      slug: `unlabel-${i.key}-${slug(label)}`, kind: 'action' as const, instruction: `Remove the "${label}" label from "${i.title}".`,
+      slug: `unlabel-${i.key}-${slugify(label)}`, kind: 'action' as const, instruction: `Remove the "${label}" label from "${i.title}".`,
       verifier: { state: [noRow('issue_labels', { issue_id: i.id, name: label })] }, oracle: [...editIssue(i), step.check(label), step.button('Save changes'), step.done()],
     };
   });
@@ -144,7 +145,7 @@ function createTasks(d: TrackerData, faker: Faker, variant: number): TaskSpec[][
     const name = `${p.name} ${suffix}`;
     const due = `2026-0${5 + j}-${String(10 + k * 4).padStart(2, '0')}`;
     return names.has(name) ? undefined : {
-      slug: `milestone-${p.key}-${slug(suffix)}`, kind: 'action' as const, instruction: `Create a milestone "${name}" for ${p.name}, due on ${due}.`,
+      slug: `milestone-${p.key}-${slugify(suffix)}`, kind: 'action' as const, instruction: `Create a milestone "${name}" for ${p.name}, due on ${due}.`,
       verifier: { state: [row('milestones', { name }, { project_id: p.id, due })] },
       oracle: [step.link('Milestones'), step.link('New milestone'), step.select('Project', p.name), step.type('Milestone name', name), step.type('Due date', due), step.button('Save milestone'), step.done()],
     };
@@ -165,7 +166,7 @@ function filterTasks(d: TrackerData, faker: Faker, href: TaskInput['href']): Tas
     for (const [k, priority] of PRIORITIES.entries()) {
       const status = STATUSES[(k + p.id) % 2] ?? 'Open';
       combos.push({
-        slug: `filter-${p.key}-${priority.toLowerCase()}-${slug(status)}`, kind: 'action', instruction: `List the ${priority} priority issues in ${p.name} that are ${status === 'Open' ? 'still open' : 'in progress'}.`,
+        slug: `filter-${p.key}-${priority.toLowerCase()}-${slugify(status)}`, kind: 'action', instruction: `List the ${priority} priority issues in ${p.name} that are ${status === 'Open' ? 'still open' : 'in progress'}.`,
         verifier: { requests: [request('GET', href('/issues'), { project: p.key, status, priority })] }, oracle: [...filterIssues({ Project: p.name, Status: status, Priority: priority }), step.done()],
       });
     }
@@ -173,17 +174,17 @@ function filterTasks(d: TrackerData, faker: Faker, href: TaskInput['href']): Tas
   const people = d.members.filter((m) => !m.me).map((m, k) => {
     const sort = ISSUE_SORTS[1 + (k % (ISSUE_SORTS.length - 1))] ?? ISSUE_SORTS[1];
     return {
-      slug: `filter-assignee-${slug(m.name)}`, kind: 'action' as const, instruction: `Show the issues assigned to ${m.name}, sorted by ${sort.text.toLowerCase().replace(':', ',')}.`,
+      slug: `filter-assignee-${slugify(m.name)}`, kind: 'action' as const, instruction: `Show the issues assigned to ${m.name}, sorted by ${sort.text.toLowerCase().replace(':', ',')}.`,
       verifier: { requests: [request('GET', href('/issues'), { assignee: m.name, sort: sort.value })] }, oracle: [...filterIssues({ Assignee: m.name, 'Sort by': sort.text }), step.done()],
     };
   });
   const labels = LABELS.map((l) => ({
-    slug: `filter-label-${slug(l)}`, kind: 'action' as const, instruction: `Show every issue labelled "${l}", highest priority first.`,
+    slug: `filter-label-${slugify(l)}`, kind: 'action' as const, instruction: `Show every issue labelled "${l}", highest priority first.`,
     verifier: { requests: [request('GET', href('/issues'), { label: l, sort: 'priority' })] }, oracle: [...filterIssues({ Label: l, 'Sort by': 'Priority: highest first' }), step.done()],
   }));
   const words = [...new Set(d.issues.flatMap((i) => i.title.split(' ')).filter((w) => w.length > 5 && /^[a-z]+$/i.test(w)))].slice(0, 12);
   const search = faker.helpers.shuffle(words).map((w) => ({
-    slug: `search-${slug(w)}`, kind: 'action' as const, instruction: `Search the issues for "${w}".`,
+    slug: `search-${slugify(w)}`, kind: 'action' as const, instruction: `Search the issues for "${w}".`,
     verifier: { requests: [request('GET', href('/issues'), { q: w })] }, oracle: [step.search('Search issues', w), step.done()],
   }));
   const pages = d.issues.length > ISSUE_PAGE_SIZE ? d.projects.filter((p) => d.issues.filter((i) => i.project_id === p.id).length > ISSUE_PAGE_SIZE).map((p) => ({
@@ -191,7 +192,7 @@ function filterTasks(d: TrackerData, faker: Faker, href: TaskInput['href']): Tas
     verifier: { requests: [request('GET', href('/issues'), { project: p.key, page: 2 })] }, oracle: [...filterIssues({ Project: p.name }), step.link('Next page'), step.done()],
   })) : [];
   const mine = STATUSES.map((s) => ({
-    slug: `mine-${slug(s)}`, kind: 'action' as const, instruction: `Show only my issues with the status ${s}.`,
+    slug: `mine-${slugify(s)}`, kind: 'action' as const, instruction: `Show only my issues with the status ${s}.`,
     verifier: { requests: [request('GET', href('/my-issues'), { status: s })] }, oracle: [step.link('My issues'), step.select('Status', s), step.button('Show'), step.done()],
   }));
   return [faker.helpers.shuffle(combos), people, labels, search, pages, mine];

@@ -4,11 +4,11 @@
  * @module
  */
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS, PRIORITIES, TYPES } from './content';
-import { getProject, idOf, me, members, milestones, projects, type ProjectRow } from './queries';
+import { getProject, me, members, milestones, projects, type ProjectRow } from './queries';
 
 /** An issue form's values as submitted (labels as a list). */
 export interface IssueValues {
@@ -93,7 +93,8 @@ function createIssue(ctx: RequestCtx): Reply {
   const id = ctx.db.prepare(`INSERT INTO issues (key, project_id, title, description, type, status, priority, assignee, reporter, milestone_id, created, updated)
     VALUES (?, ?, ?, ?, ?, 'Open', ?, ?, ?, ?, ?, ?)`).run(key, project.id, values.title, values.description, values.type, values.priority, values.assignee,
     me(ctx.db).name, values.milestone ? Number(values.milestone) : null, today, today).lastInsertRowid;
-  for (const l of values.labels) ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)').run(id, values.title, l);
+  const addLabel = ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)');
+  for (const l of values.labels) addLabel.run(id, values.title, l);
   ctx.db.prepare('UPDATE projects SET next_number = next_number + 1 WHERE id = ?').run(project.id);
   ctx.flash(`Created ${key}: ${values.title}`);
   return ctx.redirect(`/issues/${key}`);

@@ -2,10 +2,11 @@
 import type { Faker } from '@faker-js/faker';
 import { answer, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
+import { slugify } from '../../values';
 import { PRIORITIES } from './content';
 import { progressText } from './milestone-pages';
 import { percent } from './queries';
-import { filterIssues, openIssue, openMilestone, slug, type TrackerData } from './task-steps';
+import { filterIssues, openIssue, openMilestone, type TrackerData } from './task-steps';
 
 /** Info task groups (generators), each in its own order. */
 export function infoTasks(d: TrackerData, faker: Faker): TaskSpec[][] {
@@ -74,7 +75,7 @@ export function infoTasks(d: TrackerData, faker: Faker): TaskSpec[][] {
   groups.push(faker.helpers.shuffle(d.members.filter((m) => !m.me)).flatMap((m) => {
     const n = d.issues.filter((i) => i.assignee === m.name && i.status === 'In progress').length;
     return n ? [{
-      slug: `in-progress-${slug(m.name)}`, kind: 'info' as const, instruction: `How many issues assigned to ${m.name} are in progress?`,
+      slug: `in-progress-${slugify(m.name)}`, kind: 'info' as const, instruction: `How many issues assigned to ${m.name} are in progress?`,
       verifier: { answer: answer.number(n, 0) }, oracle: [...filterIssues({ Assignee: m.name, Status: 'In progress' }), step.done(`${n} issues`)],
     }] : [];
   }));

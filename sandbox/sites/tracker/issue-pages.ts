@@ -96,8 +96,10 @@ const saveIssue = withIssue((ctx, i) => {
   ctx.db.prepare('UPDATE issues SET title = ?, description = ?, type = ?, status = ?, priority = ?, assignee = ?, milestone_id = ?, updated = ? WHERE id = ?')
     .run(values.title, values.description, values.type, status, values.priority, values.assignee, values.milestone ? Number(values.milestone) : null, ctx.site.today, i.id);
   const old = labelsOf(ctx.db, i.id);
-  for (const l of old.filter((x) => !values.labels.includes(x))) ctx.db.prepare('DELETE FROM issue_labels WHERE issue_id = ? AND name = ?').run(i.id, l);
-  for (const l of values.labels.filter((x) => !old.includes(x))) ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)').run(i.id, values.title, l);
+  const removeLabel = ctx.db.prepare('DELETE FROM issue_labels WHERE issue_id = ? AND name = ?');
+  for (const l of old.filter((x) => !values.labels.includes(x))) removeLabel.run(i.id, l);
+  const addLabel = ctx.db.prepare('INSERT INTO issue_labels (issue_id, title, name) VALUES (?, ?, ?)');
+  for (const l of values.labels.filter((x) => !old.includes(x))) addLabel.run(i.id, values.title, l);
   if (values.title !== i.title) {
     ctx.db.prepare('UPDATE issue_labels SET title = ? WHERE issue_id = ?').run(values.title, i.id);
     ctx.db.prepare('UPDATE comments SET subject = ? WHERE issue_id = ?').run(values.title, i.id);

@@ -1,6 +1,6 @@
 /** The tracker's lists: dashboard, issue list with search, filters, sort and pages, my issues, the board, projects. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, selectField, submit } from '../../layout';
+import { errorSummary, pageNumber, pager, paginate, postForm, selectField, submit } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
 import { LABELS, PRIORITIES, STATUSES } from './content';
@@ -64,11 +64,10 @@ function issueList(ctx: RequestCtx): Reply {
   if (!ISSUE_SORTS.some((s) => s.value === f.sort)) errors.sort = 'Choose one of the listed sort orders.';
   const ok = !Object.keys(errors).length;
   const all = ok ? findIssues(ctx.db, { q: f.q, projectId: project?.id, status, priority, assignee: f.assignee, label: f.label, sort: f.sort }) : [];
-  const pages = Math.max(1, Math.ceil(all.length / ISSUE_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of this list.`);
-  const shown = all.slice((page - 1) * ISSUE_PAGE_SIZE, page * ISSUE_PAGE_SIZE);
+  const paged = paginate(all, page, ISSUE_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of this list.`);
+  const { items: shown, pages, first } = paged;
   const query = { ...f, sort: f.sort === 'newest' ? '' : f.sort };
-  const first = (page - 1) * ISSUE_PAGE_SIZE + 1;
   return ctx.render({
     title: f.q ? `Issues matching "${f.q}"` : project ? `${project.name} issues` : 'Issues',
     status: ok ? 200 : 422,
@@ -79,7 +78,7 @@ ${selectField({ label: 'Status', name: 'status', value: status ?? '', options: o
 ${selectField({ label: 'Priority', name: 'priority', value: priority ?? '', options: option(PRIORITIES, 'Any priority') })}
 ${selectField({ label: 'Assignee', name: 'assignee', value: f.assignee, options: [{ value: '', text: 'Anyone' }, { value: 'unassigned', text: 'Unassigned' }, ...team.map((n) => ({ value: n, text: n }))] })}
 ${selectField({ label: 'Label', name: 'label', value: f.label, options: option(LABELS, 'Any label') })}
-${selectField({ label: 'Sort by', name: 'sort', value: f.sort, options: ISSUE_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: f.sort, options: ISSUE_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/issues')}">Clear filters</a></form>
 <p>${all.length ? `${all.length} issue${all.length === 1 ? '' : 's'}, showing ${first}–${first + shown.length - 1}` : 'No issues match these filters.'}</p>
 ${shown.length ? issueTable(ctx, shown) : ''}${pager({ page, pages, href: (n) => ctx.href('/issues', { ...query, page: n === 1 ? '' : n }) })}`,

@@ -1,16 +1,11 @@
 /** The tracker's milestones (list with progress, details, create, edit) and its JSON API. @module */
 import { html } from '../../html';
-import { errorSummary, postForm, selectField, submit, textArea, textField } from '../../layout';
+import { errorSummary, idOf, postForm, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
+import { isDate } from '../../values';
 import { issueTable } from './list-pages';
-import { commentsOf, findIssues, getIssue, getMilestone, getProject, idOf, members, milestones, percent, projects, type MilestoneRow } from './queries';
-
-function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
-}
+import { commentsOf, findIssues, getIssue, getMilestone, getProject, members, milestones, percent, projects, type MilestoneRow } from './queries';
 
 /** `7 of 12 complete (58%)` */
 export function progressText(m: Pick<MilestoneRow, 'total' | 'complete'>): string {

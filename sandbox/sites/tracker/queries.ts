@@ -172,8 +172,3 @@ export function commentsOf(db: Database, issueId: number): CommentRow[] {
 export function labelsOf(db: Database, issueId: number): string[] {
   return (db.prepare('SELECT name FROM issue_labels WHERE issue_id = ? ORDER BY name').all(issueId) as Array<{ name: string }>).map((r) => r.name);
 }
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}

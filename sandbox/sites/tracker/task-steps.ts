@@ -52,8 +52,3 @@ export function openMilestone(m: Pick<MilestoneRow, 'name'>): OracleStep[] {
 export function filterIssues(selects: Record<string, string>): OracleStep[] {
   return [step.link('Issues'), ...Object.entries(selects).map(([name, option]) => step.select(name, option)), step.button('Apply filters')];
 }
-
-/** A slug part from any text: `good first issue` → `good-first-issue`. */
-export function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}

@@ -5,14 +5,15 @@
  */
 import { hashSeed } from '../../database';
 import { html, type SafeHtml } from '../../html';
-import { checkbox, errorSummary, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
+import { checkbox, errorSummary, idOf, plural, postForm, radioGroup, selectField, submit, textArea, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural, price, themeOf } from './common';
+import { addDays } from '../../values';
+import { price, themeOf } from './common';
 import {
-  BAG_FEE, BREAKFAST_FEE, FARES, INSURANCE_FEE, LATE_CHECKOUT_FEE, MEALS, SEATS, addDays, farePrice, flightTotal, hotelTotal,
+  BAG_FEE, BREAKFAST_FEE, FARES, INSURANCE_FEE, LATE_CHECKOUT_FEE, MEALS, SEATS, farePrice, flightTotal, hotelTotal,
 } from './pricing';
-import { getCheckout, getFlight, getHotel, idOf, roomsOf, type CheckoutRow } from './queries';
+import { getCheckout, getFlight, getHotel, roomsOf, type CheckoutRow } from './queries';
 
 const STEPS = ['travellers', 'extras', 'review'] as const;
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -88,10 +89,10 @@ function extrasPage(ctx: RequestCtx, c: CheckoutRow, values?: Record<string, str
     late_checkout: String(c.late_checkout), requests: c.requests };
   const fee = (n: number): string => price(ctx.site, n);
   const fields = c.kind === 'flight'
-    ? html`${radioGroup({ legend: 'Seat preference', name: 'seat', value: v.seat, options: SEATS.map((s) => ({ value: s.value, text: s.text })), error: errors.seat })}
+    ? html`${radioGroup({ legend: 'Seat preference', name: 'seat', value: v.seat, options: SEATS, error: errors.seat })}
 ${selectField({ label: 'Checked bags per traveller', name: 'bags', value: v.bags, options: [0, 1, 2].map((n) => ({ value: String(n), text: bagsText(n) })), error: errors.bags })}
 <p class="muted">Each checked bag costs ${fee(BAG_FEE)} per traveller.</p>
-${selectField({ label: 'Meal', name: 'meal', value: v.meal, options: MEALS.map((m) => ({ value: m.value, text: m.text })), error: errors.meal })}
+${selectField({ label: 'Meal', name: 'meal', value: v.meal, options: MEALS, error: errors.meal })}
 ${checkbox({ label: 'Add travel insurance', name: 'insurance', checked: v.insurance === '1' })}<p class="muted">Travel insurance costs ${fee(INSURANCE_FEE)} per traveller.</p>`
     : html`${checkbox({ label: 'Add breakfast', name: 'breakfast', checked: v.breakfast === '1' })}<p class="muted">Breakfast costs ${fee(BREAKFAST_FEE)} per guest per night.</p>
 ${checkbox({ label: 'Late checkout', name: 'late_checkout', checked: v.late_checkout === '1' })}<p class="muted">Late checkout (until 2 PM) costs ${fee(LATE_CHECKOUT_FEE)}.</p>
@@ -163,10 +164,11 @@ ${postForm(ctx.href(`/checkout/${c.id}/confirm`), submit('Confirm booking'), { l
 
 function newRef(ctx: RequestCtx, c: CheckoutRow): string {
   const prefix = themeOf(ctx.site).prefix;
+  const taken = ctx.db.prepare('SELECT 1 FROM bookings WHERE ref = ?');
   for (let n = 0; ; n++) {
     const code = hashSeed(`${ctx.site.name}:${c.id}:${c.title}:${n}`).toString(36).toUpperCase().padStart(6, '7').slice(-6);
     const ref = `${prefix}-${code}`;
-    if (!ctx.db.prepare('SELECT 1 FROM bookings WHERE ref = ?').get(ref)) return ref;
+    if (!taken.get(ref)) return ref;
   }
 }
 
@@ -185,7 +187,8 @@ const confirm = withCheckout((ctx, c) => {
     meal, insurance, breakfast, late_checkout, requests, total, status, booked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'Confirmed', ?)`)
     .run(ref, title, c.kind, c.flight_id, c.hotel_id, c.room, c.fare, c.date, c.nights, c.travellers, names[0] ?? '', c.email, c.phone, c.seat, c.bags, c.meal,
       c.insurance, c.breakfast, c.late_checkout, c.requests, q.total, ctx.site.today);
-  for (const name of names) ctx.db.prepare('INSERT INTO travellers (booking_ref, name) VALUES (?, ?)').run(ref, name);
+  const addTraveller = ctx.db.prepare('INSERT INTO travellers (booking_ref, name) VALUES (?, ?)');
+  for (const name of names) addTraveller.run(ref, name);
   ctx.db.prepare('DELETE FROM checkouts WHERE id = ?').run(c.id);
   ctx.flash(`Booking confirmed. Your booking reference is ${ref}.`);
   return ctx.redirect(`/trips/${ref}`);

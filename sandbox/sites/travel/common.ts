@@ -35,8 +35,3 @@ export function flightTable(ctx: RequestCtx, list: readonly FlightRow[], passeng
 <td><strong>${price(ctx.site, f.price)}</strong></td>
 <td><a href="${ctx.href(`/flights/${f.id}`, { passengers: passengers > 1 ? passengers : '' })}" aria-label="${flightLinkName(f)}">Details</a></td></tr>`)}</tbody></table>`;
 }
-
-/** `1 traveller`, `3 travellers` */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}

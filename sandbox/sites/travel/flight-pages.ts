@@ -1,13 +1,14 @@
 /** The travel template's home page, flight search with filters, sort and pages, flight details and destinations. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, radioGroup, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, plural, postForm, radioGroup, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { arrivalText, flightTable, plural, price } from './common';
-import { FARES, MAX_TRAVELLERS, addDays, durationText, farePrice, isDate, stopsText } from './pricing';
+import { addDays, isDate } from '../../values';
+import { arrivalText, flightTable, price } from './common';
+import { FARES, MAX_TRAVELLERS, durationText, farePrice, stopsText } from './pricing';
 import { FLIGHT_DAYS } from './seed';
 import {
-  FLIGHT_SORTS, STOP_FILTERS, airlines, airportText, airports, bookings, findFlights, findHotels, getFlight, idOf, profile, type FlightRow,
+  FLIGHT_SORTS, STOP_FILTERS, airlines, airportText, airports, bookings, findFlights, findHotels, getFlight, profile, type FlightRow,
 } from './queries';
 
 /** Flights per results page. */
@@ -65,7 +66,8 @@ function flightSearch(ctx: RequestCtx): Reply {
   if (!v.from && !v.to) {
     return ctx.render({ title: 'Search flights', body: html`${searchForm(ctx, v)}<p>Choose where you are flying from and to, and a date if you know it.</p>` });
   }
-  const codes = new Set(airports(ctx.db).map((a) => a.code));
+  const cities = airports(ctx.db);
+  const codes = new Set(cities.map((a) => a.code));
   const lines = airlines(ctx.db);
   const last = addDays(ctx.site.today, FLIGHT_DAYS.after);
   const errors: Record<string, string> = {};
@@ -86,21 +88,20 @@ function flightSearch(ctx: RequestCtx): Reply {
     return ctx.render({ title: 'Search flights', status: 422, body: html`${errorSummary(errors)}${searchForm(ctx, v, errors)}` });
   }
   const all = findFlights(ctx.db, { from: v.from, to: v.to, date: v.date || undefined, fromDate: ctx.site.today, maxStops: stopFilter?.max, airline, maxPrice, sort });
-  const pages = Math.max(1, Math.ceil(all.length / FLIGHT_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * FLIGHT_PAGE_SIZE, page * FLIGHT_PAGE_SIZE);
-  const names = new Map(airports(ctx.db).map((a) => [a.code, a.name]));
+  const paged = paginate(all, page, FLIGHT_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first } = paged;
+  const names = new Map(cities.map((a) => [a.code, a.name]));
   const query = { ...v, passengers: v.passengers === '1' ? '' : v.passengers, stops, airline, max_price: maxRaw, sort: sort === 'price' ? '' : sort };
-  const first = (page - 1) * FLIGHT_PAGE_SIZE + 1;
   return ctx.render({
     title: `Flights from ${names.get(v.from)} to ${names.get(v.to)}`,
     body: html`${searchForm(ctx, v)}
 <form method="get" action="${ctx.href('/flights')}" aria-label="Filter flights" class="row">
 ${(['from', 'to', 'date', 'passengers'] as const).map((k) => (v[k] ? html`<input type="hidden" name="${k}" value="${v[k]}">` : ''))}
-${selectField({ label: 'Stops', name: 'stops', value: stops, options: STOP_FILTERS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Stops', name: 'stops', value: stops, options: STOP_FILTERS })}
 ${selectField({ label: 'Airline', name: 'airline', value: airline, options: [{ value: '', text: 'All airlines' }, ...lines.map((l) => ({ value: l.code, text: l.name }))] })}
 ${textField({ label: 'Max price', name: 'max_price', type: 'number', value: maxRaw, min: 0 })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: FLIGHT_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: FLIGHT_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/flights', { from: v.from, to: v.to, date: v.date })}">Clear filters</a></form>
 <p>${v.date ? `On ${v.date}` : 'Any date'} · ${plural(Number(v.passengers), 'passenger')} · ${all.length ? `${plural(all.length, 'flight')} found, showing ${first}–${first + shown.length - 1}` : 'No flights match your search.'}</p>
 ${shown.length ? flightTable(ctx, shown, Number(v.passengers)) : ''}
@@ -122,7 +123,7 @@ function flightPage(ctx: RequestCtx, f: FlightRow, values: Record<string, string
 <h2>Fares per traveller</h2><table><tbody>${FARES.map((fa) => html`<tr><th>${fa.text}</th><td>${price(ctx.site, farePrice(f.price, fa.value))}</td></tr>`)}</tbody></table>
 ${bookable ? html`${errorSummary(errors)}${postForm(ctx.href(`/flights/${f.id}/select`), html`
 ${selectField({ label: 'Passengers', name: 'passengers', value: passengers, options: PASSENGER_OPTIONS, error: errors.passengers })}
-${radioGroup({ legend: 'Fare', name: 'fare', value: values.fare ?? 'economy', options: FARES.map((fa) => ({ value: fa.value, text: fa.text })), error: errors.fare })}
+${radioGroup({ legend: 'Fare', name: 'fare', value: values.fare ?? 'economy', options: FARES, error: errors.fare })}
 ${submit('Select this flight')}`, { label: 'Book this flight' })}` : html`<p>This flight has already departed.</p>`}
 <p><a href="${ctx.href('/flights', { from: f.origin, to: f.destination, date: bookable ? f.date : '' })}">More flights on this route</a></p>`,
   });

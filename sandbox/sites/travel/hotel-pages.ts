@@ -1,11 +1,12 @@
 /** The travel template's hotel search with filters, sort and pages, hotel details, reservations and saved hotels. @module */
 import { html, type SafeHtml } from '../../html';
-import { errorSummary, pageNumber, pager, postForm, selectField, submit, textField } from '../../layout';
+import { errorSummary, idOf, pageNumber, pager, paginate, plural, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
-import { plural, price } from './common';
-import { MAX_NIGHTS, MAX_TRAVELLERS, addDays, isDate } from './pricing';
-import { HOTEL_SORTS, airports, findHotels, getHotel, idOf, profile, roomsOf, savedHotels, type HotelRow } from './queries';
+import { addDays, isDate } from '../../values';
+import { price } from './common';
+import { MAX_NIGHTS, MAX_TRAVELLERS } from './pricing';
+import { HOTEL_SORTS, airports, findHotels, getHotel, profile, roomsOf, savedHotels, type HotelRow } from './queries';
 import { AMENITIES } from './themes';
 
 /** Hotels per results page. */
@@ -50,11 +51,10 @@ function hotelSearch(ctx: RequestCtx): Reply {
   if (!HOTEL_SORTS.some((s) => s.value === sort)) errors.sort = 'Choose one of the listed sort orders.';
   const ok = !Object.keys(errors).length;
   const all = ok ? findHotels(ctx.db, { q, city, minStars: stars ? Number(stars) : undefined, maxPrice, amenity, sort }) : [];
-  const pages = Math.max(1, Math.ceil(all.length / HOTEL_PAGE_SIZE));
-  if (page > pages) return ctx.notFound(`There is no page ${page} of these results.`);
-  const shown = all.slice((page - 1) * HOTEL_PAGE_SIZE, page * HOTEL_PAGE_SIZE);
+  const paged = paginate(all, page, HOTEL_PAGE_SIZE);
+  if (!paged) return ctx.notFound(`There is no page ${page} of these results.`);
+  const { items: shown, pages, first } = paged;
   const query = { q, city, stars, max_price: maxRaw, amenity, sort: sort === 'recommended' ? '' : sort };
-  const first = (page - 1) * HOTEL_PAGE_SIZE + 1;
   return ctx.render({
     title: q ? `Hotels matching "${q}"` : cityRow ? `Hotels in ${cityRow.name}` : 'Hotels',
     status: ok ? 200 : 422,
@@ -64,7 +64,7 @@ ${selectField({ label: 'City', name: 'city', value: city, options: [{ value: '',
 ${selectField({ label: 'Minimum stars', name: 'stars', value: stars, options: STAR_FILTERS })}
 ${textField({ label: 'Max price per night', name: 'max_price', type: 'number', value: maxRaw, min: 0 })}
 ${selectField({ label: 'Amenity', name: 'amenity', value: amenity, options: [{ value: '', text: 'Any amenities' }, ...AMENITIES.map((a) => ({ value: a, text: a }))] })}
-${selectField({ label: 'Sort by', name: 'sort', value: sort, options: HOTEL_SORTS.map((s) => ({ value: s.value, text: s.text })) })}
+${selectField({ label: 'Sort by', name: 'sort', value: sort, options: HOTEL_SORTS })}
 ${submit('Apply filters')} <a href="${ctx.href('/hotels')}">Clear filters</a></form>
 <p>${all.length ? `${plural(all.length, 'hotel')} found, showing ${first}–${first + shown.length - 1}` : 'No hotels match your search.'}</p>
 <div class="grid">${shown.map((h) => card(ctx, h))}</div>

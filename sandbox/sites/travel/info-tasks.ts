@@ -2,7 +2,8 @@
 import type { Faker } from '@faker-js/faker';
 import { answer, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
-import { plural, price } from './common';
+import { plural } from '../../layout';
+import { price } from './common';
 import { ratingText } from './hotel-pages';
 import { durationText } from './pricing';
 import { FLIGHT_SORTS, HOTEL_SORTS } from './queries';

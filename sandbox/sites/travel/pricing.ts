@@ -1,4 +1,5 @@
 /** The travel template's fares, extras and how a booking's total is worked out. @module */
+import { cents } from '../../values';
 
 /** Fare classes: stored value, label, price factor over the economy fare. */
 export const FARES = [
@@ -35,11 +36,6 @@ export const MAX_TRAVELLERS = 6;
 /** The longest hotel stay. */
 export const MAX_NIGHTS = 14;
 
-/** Rounds to cents. */
-export function cents(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
 /** The price of one traveller's ticket in a fare class. */
 export function farePrice(economy: number, fare: string): number {
   return cents(economy * (FARES.find((f) => f.value === fare)?.factor ?? 1));
@@ -64,16 +60,4 @@ export function durationText(minutes: number): string {
 export function stopsText(stops: number, via: string): string {
   if (!stops) return 'Nonstop';
   return `${stops} stop${stops === 1 ? '' : 's'} (${via})`;
-}
-
-/** A date `days` after `date` (`YYYY-MM-DD`). */
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400_000).toISOString().slice(0, 10);
-}
-
-/** Whether `text` is a real calendar date written `YYYY-MM-DD`. */
-export function isDate(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const t = Date.parse(`${text}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === text;
 }

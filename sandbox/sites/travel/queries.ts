@@ -299,8 +299,3 @@ export interface ProfileRow {
 export function profile(db: Database): ProfileRow {
   return db.prepare('SELECT * FROM profile WHERE id = 1').get() as ProfileRow;
 }
-
-/** A positive integer id from a path or form value. */
-export function idOf(raw: string | undefined): number | undefined {
-  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
-}

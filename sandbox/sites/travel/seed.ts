@@ -1,8 +1,9 @@
 /** The travel template's tables and seeded data. @module */
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
+import { addDays } from '../../values';
 import { AMENITIES, HOTEL_FIRST, HOTEL_SECOND, ROOM_TYPES, THEMES, type TravelTheme } from './themes';
-import { addDays, flightTotal, hotelTotal } from './pricing';
+import { flightTotal, hotelTotal } from './pricing';
 
 /**
  * The travel tables. Rows users change carry a `name` or `title` (bookings are keyed by their readable reference),
@@ -122,8 +123,10 @@ function seedHotels(db: SeedInput['db'], faker: Faker, theme: TravelTheme): void
 /** Fills an agency: airports, airlines, daily flights for three weeks, hotels with rooms, bookings, saved hotels, the profile. */
 export function seedTravel({ db, faker, variant, today }: SeedInput): SeedResult {
   const theme = THEMES[(variant - 1) % THEMES.length] ?? (THEMES[0] as TravelTheme);
-  theme.cities.forEach((c, i) => db.prepare('INSERT INTO airports (code, name, position) VALUES (?, ?, ?)').run(c.code, c.name, i));
-  for (const a of theme.airlines) db.prepare('INSERT INTO airlines (code, name) VALUES (?, ?)').run(a.code, a.name);
+  const addAirport = db.prepare('INSERT INTO airports (code, name, position) VALUES (?, ?, ?)');
+  theme.cities.forEach((c, i) => addAirport.run(c.code, c.name, i));
+  const addAirline = db.prepare('INSERT INTO airlines (code, name) VALUES (?, ?)');
+  for (const a of theme.airlines) addAirline.run(a.code, a.name);
 
   const addFlight = db.prepare(`INSERT INTO flights (code, airline, origin, destination, date, depart, arrive, duration, stops, via, price, seats_left)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);

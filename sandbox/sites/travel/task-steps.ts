@@ -3,12 +3,13 @@ import type { Database } from 'better-sqlite3';
 import type { OracleStep } from '../../oracle';
 import { step } from '../../task-kit';
 import type { SiteInfo } from '../../template';
-import { flightLinkName, plural } from './common';
+import { addDays } from '../../values';
+import { plural } from '../../layout';
+import { flightLinkName } from './common';
 import {
   airportText, airports, bookings, findFlights, findHotels, profile, roomsOf, routes, savedHotels,
   type AirportRow, type BookingRow, type FlightRow, type HotelRow, type ProfileRow, type RoomRow, type SavedRow,
 } from './queries';
-import { addDays } from './pricing';
 
 /** The search box's name. */
 export const SEARCH = 'Search hotels';

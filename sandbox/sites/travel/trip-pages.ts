@@ -1,11 +1,12 @@
 /** The travel template's trips (list, details, date change, cancellation), traveller profile and JSON API. @module */
 import { html } from '../../html';
-import { checkbox, errorSummary, postForm, selectField, submit, textField } from '../../layout';
+import { checkbox, errorSummary, plural, postForm, selectField, submit, textField } from '../../layout';
 import type { Router } from '../../router';
 import type { Handler, Reply, RequestCtx } from '../../template';
+import { addDays, isDate } from '../../values';
 import { bagsText } from './checkout-pages';
-import { plural, price } from './common';
-import { FARES, MEALS, SEATS, addDays, flightTotal, hotelTotal, isDate } from './pricing';
+import { price } from './common';
+import { FARES, MEALS, SEATS, flightTotal, hotelTotal } from './pricing';
 import { FLIGHT_DAYS } from './seed';
 import {
   TRIP_VIEWS, airportText, airports, bookings, findFlights, findHotels, flightDates, getBooking, getFlight, profile, roomsOf, travellersOf, type BookingRow,
@@ -121,7 +122,7 @@ ${textField({ label: 'Phone', name: 'phone', type: 'tel', value: v.phone, error:
 ${textField({ label: 'Date of birth', name: 'birth_date', type: 'date', value: v.birth_date, error: errors.birth_date })}
 ${textField({ label: 'Passport number', name: 'passport', value: v.passport, error: errors.passport })}
 ${selectField({ label: 'Home airport', name: 'home_airport', value: v.home_airport, options: airports(ctx.db).map((a) => ({ value: a.code, text: airportText(a) })), error: errors.home_airport })}
-${selectField({ label: 'Seat preference', name: 'seat', value: v.seat, options: SEATS.map((s) => ({ value: s.value, text: s.text })), error: errors.seat })}
+${selectField({ label: 'Seat preference', name: 'seat', value: v.seat, options: SEATS, error: errors.seat })}
 ${checkbox({ label: 'Email me travel deals', name: 'newsletter', checked: v.newsletter === '1' })}
 ${submit('Save profile')}`, { label: 'Traveller profile' })}`,
   });
