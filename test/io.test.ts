@@ -2,20 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  InputError,
-  TaskSchema,
-  SitemapSchema,
-  UnsafeNameError,
-  assertPlainName,
-  memoryStore,
-  nodeStore,
-  readJsonFile,
-  readJsonFileIfExists,
-  readJsonl,
-  type FileStore,
-  type JsonlIssue,
-} from '../src/index';
+import { InputError, TaskSchema, SitemapSchema, UnsafeNameError, assertPlainName, memoryStore, nodeStore, readJsonl, type FileStore, type JsonlIssue } from '../src/index';
+import { readJsonFile, readJsonFileIfExists } from '../src/io';
 
 const task = (id: string) =>
   JSON.stringify({ kind: 'proposed', task_id: id, site: 's', sites: ['s'], macro: 'proposed', macros: [], instruction: 'Find the price of X', start_path: '/sites/s/', task_kind: 'info', verifier: null });

@@ -1,28 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  InputError,
-  LLMError,
-  SYSTEM_JUDGE,
-  UnsafeNameError,
-  chooseScreenshots,
-  fakeLLM,
-  formatActions,
-  formatAnswer,
-  formatChanges,
-  formatJudgeSummary,
-  formatLog,
-  judgeEpisode,
-  judgePrompt,
-  judgeRun,
-  lastSeen,
-  loadInstructions,
-  parsePyJson,
-  parseVerdict,
-  pickScreenshots,
-  type JudgeEvent,
-} from '../src/index';
+import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, judgePrompt, judgeRun, lastSeen, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
+import { parseVerdict } from '../src/judge/episode';
+import { formatAnswer } from '../src/judge/format';
+import { formatJudgeSummary } from '../src/judge/run';
+import { chooseScreenshots } from '../src/judge/screenshots';
+import { parsePyJson } from '../src/py/json';
 import { fakePng, recordText, tempDir, writeRun } from './helpers/runs';
 
 const j = (text: string) => parsePyJson(text) as never;

@@ -5,7 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, lastSeen, parsePyJson, pyDumps, PyFloat } from '../src/index';
+import { fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, lastSeen } from '../src/index';
+import { PyFloat } from '../src/py/float';
+import { parsePyJson, pyDumps } from '../src/py/json';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 

@@ -5,7 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeLLM, formatJudgeStart, formatJudgeSummary, formatScore, validate, type JudgeEvent } from '../src/index';
+import { fakeLLM, validate, type JudgeEvent } from '../src/index';
+import { formatJudgeStart, formatJudgeSummary } from '../src/judge/run';
+import { formatScore } from '../src/validate';
 import { runPython } from './helpers/python';
 import { recordText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, interleaveBySite, memoryStore, selectRows, siteOfTaskId, writeRows, type RowsEvent } from '../src/index';
+import { InputError, memoryStore, selectRows, writeRows, type RowsEvent } from '../src/index';
+import { interleaveBySite, siteOfTaskId } from '../src/rows';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
 const task = (site: string, n: number) => ({ task_id: `tg-${site}-${String(n).padStart(8, '0')}`, site });
