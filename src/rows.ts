@@ -8,12 +8,12 @@ import PQueue from 'p-queue';
 import { nodeStore } from './fs/node';
 import { readTextIfExists, type FileStore } from './fs/types';
 import { parseWith, readJsonFileIfExists, readJsonl } from './io';
-import { judgeDirOf, judgedIds } from './judge/run';
-import { assertPlainName } from './names';
+import { judgedIds } from './judge/run';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
 import { compareCodePoints, pyIsBlank } from './py/text';
 import { JudgeRecordSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
+import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, ROWS_FILES, rowsReportFile } from './fs/layout';
 
 /** The skill-centric executor's training steps: the default budget. */
 export const DEFAULT_BUDGET = 27644;
@@ -140,7 +140,7 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
   const counts = await Promise.all(
     ids.map((id) =>
       recorded.has(id)
-        ? queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))
+        ? queue.add(() => candidateRows(store, judgeRecordFile(judgeDir, id), rowsDir(options.run, id)))
         : undefined,
     ),
   );
@@ -163,13 +163,12 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
       }),
     ),
   );
-  await store.writeAtomic(path.posix.join(options.out, '_report.json'), pyDumps(selection.report, { indent: 1 }));
+  await store.writeAtomic(rowsReportFile(options.out), pyDumps(selection.report, { indent: 1 }));
   return selection;
 }
 
 function rowsDir(run: string, taskId: string): string {
-  assertPlainName(taskId, 'task id');
-  return path.posix.join(run, taskId, 'rows');
+  return episodeFile(episodeDirOf(run, taskId), 'rows');
 }
 
 async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<RowsTaskRef[]> {
@@ -186,7 +185,7 @@ async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<R
 async function candidateRows(store: FileStore, recordFile: string, rows: string): Promise<number | undefined> {
   const record = await readJsonFileIfExists(store, recordFile, JudgeRecordSchema);
   if (record?.predicted_label !== 1) return undefined; // the schema admits only the ints 0 and 1
-  const text = await readTextIfExists(store, path.posix.join(rows, 'rows.jsonl'));
+  const text = await readTextIfExists(store, path.posix.join(rows, ROWS_FILES.rows));
   return text === null ? undefined : countNonBlankLines(text);
 }
 

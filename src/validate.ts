@@ -23,6 +23,7 @@ import {
   type JudgeScoreWithIntervals,
   type ValidateReport,
 } from './schemas';
+import { RESULTS_FILES, validateFile } from './fs/layout';
 
 /** One episode's two answers: did the verifier pass, did the judge say SUCCESS. */
 export type JudgePair = readonly [verifier: boolean, judge: boolean];
@@ -149,7 +150,7 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
     by_kind: scoreGroups(pairs, (p) => task(p.taskId)?.task_kind ?? '(unknown)'),
   };
   await store.writeAtomic(
-    path.posix.join(judged.judgeDir, '_validate.json'),
+    validateFile(judged.judgeDir),
     pyDumps(report, { indent: 1, ensureAscii: false, floatKeys: FLOAT_KEYS }),
   );
   return { report, judged, pairs };
@@ -158,7 +159,7 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
 // task_id -> bool(ok), as the seed's dict comprehension: the first results file found, the last line winning.
 async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
   const results = new Map<string, boolean>();
-  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+  for (const name of RESULTS_FILES) {
     const file = path.posix.join(run, name);
     if (!(await store.exists(file))) continue;
     const onIssue = (issue: { line: number; problem: string }) =>

@@ -36,6 +36,18 @@ describe('readJsonl', () => {
     expect(error).toMatchObject({ file: 't.jsonl', line: 2, field: 'task_kind' });
   });
 
+  it('lenient: every bad line is reported with file, line and field, and the good ones kept', async () => {
+    const bad = JSON.stringify({ ...JSON.parse(task('c')), task_id: 7 });
+    const store = memoryStore({ 't.jsonl': `${task('a')}\nnot json\n${bad}\n${task('b')}\n{"torn` });
+    const issues: JsonlIssue[] = [];
+    const rows = await readJsonl(store, 't.jsonl', TaskSchema, { lenient: true, onIssue: (i) => issues.push(i) });
+    expect(rows.map((r) => r.task_id)).toEqual(['a', 'b']);
+    expect(issues.map((i) => [i.line, i.torn])).toEqual([[2, false], [3, false], [5, true]]);
+    expect(issues[1]!.problem).toMatch(/^task_id: .*: skipped$/);
+    expect(issues[2]!.problem).toBe('torn last line (no newline, not valid JSON): skipped');
+    await expect(readJsonl(store, 't.jsonl', TaskSchema)).rejects.toThrow(/t\.jsonl:2/);
+  });
+
   it('a missing file is empty only when asked', async () => {
     const store = memoryStore();
     expect(await readJsonl(store, 'none.jsonl', TaskSchema, { missingOk: true })).toEqual([]);

@@ -8,10 +8,9 @@ import path from 'node:path';
 import type { FileStore } from '../fs/types';
 import { readTextIfExists } from '../fs/types';
 import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
-import { EPISODE_FILES } from './recorder';
+import { EPISODE_FILES, RUN_FILES } from '../fs/layout';
 
 /** The run's file names. */
-export const RUN_FILES = Object.freeze({ tasks: 'tasks.jsonl', results: 'results.jsonl' });
 
 /** A finished episode found in the run directory. */
 export interface FinishedEpisode {

@@ -12,7 +12,8 @@ import { cpSlice, pyStrip } from '../py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
 import { EvidenceError } from './format';
 import { SYSTEM_JUDGE, judgePrompt } from './prompt';
-import { pickScreenshots } from './screenshots';
+import { listScreenshots } from './screenshots';
+import { episodeFile, judgeRecordFile } from '../fs/layout';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
@@ -32,8 +33,12 @@ export async function buildJudgeRequest(
   instruction: string,
   options: { readonly store?: FileStore } = {},
 ): Promise<JudgeRequest | null> {
-  const store = options.store ?? nodeStore();
-  const file = path.posix.join(episode, 'grade_inputs.json');
+  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction);
+}
+
+/** {@link buildJudgeRequest} on a given store (the library's internal callers always pass theirs). */
+export async function readJudgeRequest(store: FileStore, episode: string, instruction: string): Promise<JudgeRequest | null> {
+  const file = episodeFile(episode, 'gradeInputs');
   const inputs = await readJsonFileIfExists(store, file, GradeInputsSchema);
   if (inputs === null) return null;
   let prompt: string;
@@ -43,7 +48,7 @@ export async function buildJudgeRequest(
     if (error instanceof EvidenceError) throw new InputError({ file, field: error.field }, error.problem, { cause: error });
     throw error;
   }
-  return { prompt, screenshots: await pickScreenshots(episode, { store }) };
+  return { prompt, screenshots: await listScreenshots(store, episode) };
 }
 
 /** The two verdicts the judge may give. */
@@ -99,15 +104,15 @@ export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
 
 /** {@link judgeEpisode} with how it ended. */
 export async function judgeEpisodeDetailed(
-  options: JudgeEpisodeOptions,
+  options: JudgeEpisodeOptions & { readonly store: FileStore },
 ): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome }> {
-  const store = options.store ?? nodeStore();
+  const { store } = options;
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
-  const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
+  const dst = judgeRecordFile(options.judgeDir, taskId);
   const cached = options.recorded && !options.recorded.has(taskId) ? null : await readJsonFileIfExists(store, dst, JudgeRecordSchema);
   if (cached) return { record: cached, outcome: 'cached' };
-  const request = await buildJudgeRequest(options.episode, options.instruction, { store });
+  const request = await readJudgeRequest(store, options.episode, options.instruction);
   if (!request) return { record: null, outcome: 'no-inputs' };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
@@ -158,5 +163,5 @@ export async function judgeEpisodeDetailed(
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
  */
 export async function judgeEpisode(options: JudgeEpisodeOptions): Promise<JudgeRecord | null> {
-  return (await judgeEpisodeDetailed(options)).record;
+  return (await judgeEpisodeDetailed({ ...options, store: options.store ?? nodeStore() })).record;
 }

@@ -13,6 +13,9 @@ import { pyPathStr } from '../py/path';
 import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
+import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
+
+export { judgeDirOf };
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
@@ -45,11 +48,15 @@ export interface InstructionsOptions {
  * human tasks are added.
  */
 export async function loadInstructions(run: string, options: InstructionsOptions = {}): Promise<Map<string, TaskRef>> {
-  const store = options.store ?? nodeStore();
+  return readInstructions(run, { ...options, store: options.store ?? nodeStore() });
+}
+
+async function readInstructions(run: string, options: InstructionsOptions & { readonly store: FileStore }): Promise<Map<string, TaskRef>> {
+  const { store } = options;
   const out = new Map<string, TaskRef>();
   const onIssue = (issue: { file: string; line: number; problem: string }) =>
     options.onEvent?.({ type: 'warning', message: `${issue.file}:${issue.line}: ${issue.problem}` });
-  const own = path.posix.join(run, 'tasks.jsonl');
+  const own = runFile(run, 'tasks');
   for (const file of [own, options.tasks]) {
     if (file === undefined) continue;
     if (!(await store.exists(file))) {
@@ -90,18 +97,13 @@ export interface JudgeRunResult {
   readonly tasks: ReadonlyMap<string, TaskRef>;
 }
 
-/** The judge dir of a run: `str(Path(run)) + "_judge"`, as the seed names it. */
-export function judgeDirOf(run: string): string {
-  return `${pyPathStr(run)}_judge`;
-}
-
 /**
  * The task ids with a record in a judge dir (its `<task_id>.json` files), from one listing: callers test this
  * set instead of opening each record file, which spares a failed open per task not yet judged.
  */
 export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set<string>> {
-  const files = (await store.list(judgeDir)).filter((e) => !e.isDirectory && e.name.endsWith('.json'));
-  return new Set(files.map((e) => e.name.slice(0, -'.json'.length)));
+  const files = (await store.list(judgeDir)).filter((e) => !e.isDirectory);
+  return new Set(files.map((e) => recordTaskId(e.name)).filter((id): id is string => id !== null));
 }
 
 /**
@@ -116,7 +118,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const model = options.model ?? options.llm.modelId;
   const judgeDir = judgeDirOf(run);
   await store.mkdir(judgeDir);
-  const tasks = await loadInstructions(run, { ...options, store });
+  const tasks = await readInstructions(run, { ...options, store });
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
