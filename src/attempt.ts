@@ -11,6 +11,7 @@ export { qwenPolicy, type QwenPolicyBaseOptions, type QwenPolicyEndpointOptions,
 export { scriptedPolicy, type ScriptFunction, type ScriptedPolicyOptions, type ScriptedStep } from './agent/scripted-policy';
 export { serveQwen, DEFAULT_QWEN_MODEL, type QwenServer, type ServeQwenOptions } from './agent/serve-qwen';
 export { parseAction, type ParsedAction } from './agent/parse-action';
+export type { ImagePosition } from './agent/prompt';
 export type {
   BrowserRequest,
   EvidenceProvider,

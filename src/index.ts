@@ -67,6 +67,7 @@ export {
   type QwenPolicyEndpointOptions,
   type QwenPolicyModelOptions,
   type QwenPolicyOptions,
+  type ImagePosition,
   type ScriptFunction,
   type ScriptedPolicyOptions,
   type ScriptedStep,
@@ -107,6 +108,7 @@ export {
   type JudgeRunResult,
   type JudgeEvent,
   type JudgeEpisodeOptions,
+  type JudgeOutcome,
   type JudgeRequest,
   type PickScreenshotsOptions,
   type InstructionsOptions,
@@ -177,6 +179,13 @@ export {
   type ReportTotals,
   type ReportScores,
   type ReportIssue,
+  type ReportVerdict,
+  type ReportShot,
+  type ReportRequest,
+  type ReportChange,
+  type ReportFieldChange,
+  type ReportJudge,
+  type ReportJudgePart,
 } from './report';
 
 // Models: adapters, retries, a shared limiter, usage and cost.
@@ -196,6 +205,7 @@ export {
   type Completion,
   type ImageInput,
   type Usage,
+  type ErrorContext,
   type GeminiOptions,
   type OpenAICompatibleOptions,
   type FakeLLM,

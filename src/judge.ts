@@ -6,7 +6,7 @@
 export { EvidenceError, formatActions, formatChanges, formatLog, lastSeen } from './judge/format';
 export { judgePrompt, SYSTEM_JUDGE } from './judge/prompt';
 export { pickScreenshots, type PickScreenshotsOptions } from './judge/screenshots';
-export { buildJudgeRequest, judgeEpisode, parseVerdict, type JudgeEpisodeOptions, type JudgeRequest } from './judge/episode';
+export { buildJudgeRequest, judgeEpisode, parseVerdict, type JudgeEpisodeOptions, type JudgeOutcome, type JudgeRequest } from './judge/episode';
 export {
   judgeRun,
   judgeDirOf,

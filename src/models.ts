@@ -21,4 +21,4 @@ export {
   type WithUsageOptions,
 } from './llm/usage';
 export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './llm/prices';
-export { scrubSecrets } from './llm/errors';
+export { scrubSecrets, type ErrorContext } from './llm/errors';
