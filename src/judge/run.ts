@@ -117,8 +117,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
   const judgeDir = judgeDirOf(run);
-  await store.mkdir(judgeDir);
+  // A mistyped run is an error, and leaves no `<run>_judge` behind.
+  if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await readInstructions(run, { ...options, store });
+  await store.mkdir(judgeDir);
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
@@ -127,12 +129,13 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
+  let unbound = 0;
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   episodes.forEach((taskId, i) =>
     queue.add(async () => {
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome } = await judgeEpisodeDetailed({
+        const { record, outcome, identity } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -143,6 +146,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
           recorded,
         });
         results[i] = record;
+        if (identity === 'stale') {
+          options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
+        }
+        if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
       } catch (error) {
         errors.push({ taskId, error: describeError(error) });
@@ -151,6 +158,12 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     }),
   );
   await queue.onIdle();
+  if (unbound > 0) {
+    options.onEvent?.({
+      type: 'warning',
+      message: `${unbound} judge records had no episode identity (written by the seed or an older taskgen): kept, and bound to the episodes now in ${pyPathStr(run)}`,
+    });
+  }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
