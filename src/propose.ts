@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import { siteContext, type SiteContext, type SiteContextOptions } from './context';
 import { describeError } from './errors';
+import { StageGuard, stopsStage, type CallFailure } from './failures';
 import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
 import type { LanguageModel } from './llm/types';
@@ -17,6 +18,7 @@ import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from './py/repr';
 import { pyRound } from './py/round';
 import { cpLength, cpSlice, pyStrip } from './py/text';
 import type { Task } from './schemas';
+import { PageFetchError, SiteUnreachableError } from './source/errors';
 import type { SiteSource } from './source/types';
 import { readTasksFile, type TasksFileEvent } from './propose-file';
 
@@ -76,6 +78,8 @@ export type ProposeEvent =
   | { readonly type: 'task-skipped'; readonly site: string; readonly batch: number; readonly index: number; readonly reason: string }
   /** A site's tasks were written (sites are written in input order). */
   | { readonly type: 'site-done'; readonly site: string; readonly tasks: number; readonly info: number }
+  /** A model call failed (its batch fails; a fatal error stops proposing, see {@link StageGuard}). */
+  | { readonly type: 'call-failed'; readonly failure: CallFailure }
   /** Proposing starts: `sites` to propose, `done` already in the file. */
   | { readonly type: 'start'; readonly sites: readonly string[]; readonly done: readonly string[]; readonly perSite: number }
   | TasksFileEvent;
@@ -128,6 +132,8 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
       const reply = await llm.complete(prompt, { system: SYSTEM_PROPOSE, json: true, maxTokens: 8192, temperature: 1.0 });
       entries = replyTasks(reply.text);
     } catch (error) {
+      // A bad key or an unknown model fails every batch alike: proposing stops instead.
+      if (stopsStage(error)) throw error;
       onEvent?.({ type: 'batch-failed', site, batch: b, reason: failure(error) });
       continue;
     }
@@ -198,6 +204,8 @@ export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent'>
   readonly store?: FileStore;
   /** Receives every {@link ProposeEvent}: the file's state, each site and batch. */
   readonly onEvent?: (event: ProposeEvent) => void;
+  /** Stop after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
+  readonly failFast?: number;
 }
 
 /** What {@link proposeSites} did. */
@@ -212,6 +220,16 @@ export interface ProposeSummary {
   /** Batches that gave nothing, and reply entries skipped. */
   readonly failedBatches: number;
   readonly skippedTasks: number;
+  /** The first failed batches and why (a failed call, or a reply that is not tasks). */
+  readonly failures: ReadonlyArray<{ readonly site: string; readonly batch: number; readonly reason: string }>;
+  /** Failed model calls in all, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly callFailures: readonly CallFailure[];
+  /**
+   * Sites that got fewer than `perSite` tasks while some of their batches failed: proposing did not fully
+   * succeed for them (a site with 0 tasks is not written, so a rerun proposes it again).
+   */
+  readonly shortSites: ReadonlyArray<{ readonly site: string; readonly tasks: number; readonly failedBatches: number }>;
 }
 
 /**
@@ -228,18 +246,34 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
   if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`proposeSites: workers must be an integer >= 1, got ${workers}`);
   let failedBatches = 0;
   let skippedTasks = 0;
+  const failures: Array<{ site: string; batch: number; reason: string }> = [];
+  const failedBySite = new Map<string, number>();
   const report = (event: ProposeEvent) => {
-    if (event.type === 'batch-failed') failedBatches++;
+    if (event.type === 'batch-failed') {
+      failedBatches++;
+      failedBySite.set(event.site, (failedBySite.get(event.site) ?? 0) + 1);
+      if (failures.length < 5) failures.push({ site: event.site, batch: event.batch, reason: event.reason });
+    }
     if (event.type === 'task-skipped') skippedTasks++;
     onEvent?.(event);
   };
+  const guard = new StageGuard('propose', {
+    failFast: options.failFast,
+    onFailure: (failure) => report({ type: 'call-failed', failure }),
+  });
 
   const file = await readTasksFile(store, out, report);
   let text = file.text;
   const pending = [...new Set(options.sites)].filter((site) => !file.sites.includes(site));
   const contextQueue = new PQueue({ concurrency: workers });
   const contexts = await Promise.all(
-    pending.map((site) => contextQueue.add(() => siteContext(site, source, { nPages: options.nPages, cap: options.cap }))),
+    pending.map((site) => contextQueue.add(() => siteContext(site, source, {
+      nPages: options.nPages,
+      cap: options.cap,
+      onRenderError: (path, error) => {
+        if (error instanceof PageFetchError) throw new SiteUnreachableError(site, path, error);
+      },
+    }))),
   );
   report({ type: 'start', sites: pending, done: file.sites, perSite });
 
@@ -247,7 +281,7 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
   const jobs = contexts.map((ctx) =>
     queue.add(() => {
       report({ type: 'site-started', site: ctx.site });
-      return proposeSite(ctx, { llm, perSite, batch, seed, onEvent: report });
+      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report });
     }),
   );
   for (const job of jobs) job.catch(() => undefined); // awaited in order below; a later failure waits its turn
@@ -281,5 +315,11 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
     info: written.reduce((n, s) => n + s.info, 0),
     failedBatches,
     skippedTasks,
+    failures,
+    callErrors: guard.failed,
+    callFailures: guard.failures,
+    shortSites: written
+      .filter((w) => w.tasks < perSite && failedBySite.has(w.site))
+      .map((w) => ({ site: w.site, tasks: w.tasks, failedBatches: failedBySite.get(w.site)! })),
   };
 }

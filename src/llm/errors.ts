@@ -241,7 +241,7 @@ export function toLLMError(error: unknown, context: ErrorContext): LLMError {
   if (isTimeout(error)) {
     const after = context.timeoutMs !== undefined ? ` after ${context.timeoutMs / 1000} s` : '';
     return new LLMError(withHint(`${prefix}: timed out${after}`, hintFor({ timedOut: true }, context)), {
-      provider, model, isRetryable: true, cause, hint: hintFor({ timedOut: true }, context),
+      provider, model, isRetryable: true, cause, hint: hintFor({ timedOut: true }, context), timedOut: true,
     });
   }
   const status = statusOf(error);

@@ -125,5 +125,6 @@ function rebuild(error: LLMError, message: string, isRetryable: boolean): LLMErr
     isRetryable,
     cause: error.cause,
     hint: error.hint,
+    timedOut: error.timedOut,
   });
 }

@@ -73,6 +73,8 @@ export class LLMError extends Error {
   readonly retryAfter: number | undefined;
   /** What the user can do about it, such as `check GEMINI_API_KEY` (also at the end of the message). */
   readonly hint: string | undefined;
+  /** Whether the call ran out of its time limit (`timeoutMs`). */
+  readonly timedOut: boolean;
   constructor(
     message: string,
     options: {
@@ -83,6 +85,7 @@ export class LLMError extends Error {
       retryAfter?: number;
       cause?: unknown;
       hint?: string;
+      timedOut?: boolean;
     },
   ) {
     super(message, { cause: options.cause });
@@ -92,6 +95,7 @@ export class LLMError extends Error {
     this.provider = options.provider;
     this.retryAfter = options.retryAfter;
     this.hint = options.hint;
+    this.timedOut = options.timedOut ?? false;
   }
 }
 
