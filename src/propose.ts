@@ -226,7 +226,7 @@ export interface ProposeSummary {
   readonly callErrors: number;
   readonly callFailures: readonly CallFailure[];
   /**
-   * Sites that got fewer than `perSite` tasks while some of their batches failed: proposing did not fully
+   * Sites that got no tasks, or fewer than `perSite` while some of their batches failed: proposing did not fully
    * succeed for them (a site with 0 tasks is not written, so a rerun proposes it again).
    */
   readonly shortSites: ReadonlyArray<{ readonly site: string; readonly tasks: number; readonly failedBatches: number }>;
@@ -319,7 +319,7 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
     callErrors: guard.failed,
     callFailures: guard.failures,
     shortSites: written
-      .filter((w) => w.tasks < perSite && failedBySite.has(w.site))
-      .map((w) => ({ site: w.site, tasks: w.tasks, failedBatches: failedBySite.get(w.site)! })),
+      .filter((w) => w.tasks < perSite && (failedBySite.has(w.site) || w.tasks === 0))
+      .map((w) => ({ site: w.site, tasks: w.tasks, failedBatches: failedBySite.get(w.site) ?? 0 })),
   };
 }

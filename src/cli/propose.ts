@@ -82,16 +82,17 @@ export function register(program: Command): void {
     });
 }
 
-/** Ends the command with exit code 1, and the first causes, when some site got fewer tasks because batches failed. */
+/** Ends the command with exit code 1, and the first causes, when a site got no tasks or fell short on failed batches. */
 export function exitIfShort(summary: ProposeSummary, perSite: number): void {
   if (summary.shortSites.length === 0) return;
   const sites = summary.shortSites.map((s) => `${s.site} ${s.tasks}/${perSite}`).join(', ');
   const causes = [
     ...summary.callFailures.map(formatFailure),
     ...summary.failures.map((f) => `propose ${f.site} batch ${f.batch}: ${f.reason}`),
+    ...summary.shortSites.filter((s) => s.failedBatches === 0).map((s) => `propose ${s.site}: the model's replies held no usable tasks`),
   ].slice(0, 3);
   process.stderr.write(
-    `${summary.shortSites.length} sites got fewer tasks than asked because batches failed (${sites}); first causes:` +
+    `${summary.shortSites.length} sites got fewer tasks than asked (${sites}); first causes:` +
       `${causes.map((c) => `\n  ${c}`).join('')}\n` +
       'sites with 0 tasks were not written: rerun to propose them again\n',
   );
