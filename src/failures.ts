@@ -99,6 +99,8 @@ export class StageGuard {
   succeeded = 0;
   /** Set once the stage must stop. */
   stopped: StageStoppedError | undefined;
+  /** Called once when the stage must stop (to abort work in flight, such as running episodes). */
+  onStop: ((error: StageStoppedError) => void) | undefined;
   readonly #options: StageGuardOptions;
 
   constructor(stage: string, options: StageGuardOptions = {}) {
@@ -116,17 +118,20 @@ export class StageGuard {
     return {
       provider: llm.provider,
       modelId: llm.modelId,
-      complete: async (prompt: string, call?: CompleteOptions): Promise<Completion> => {
-        this.check();
-        try {
-          const completion = await llm.complete(prompt, call);
-          this.succeeded++;
-          return completion;
-        } catch (error) {
-          throw this.#failed(error, item);
-        }
-      },
+      complete: (prompt: string, call?: CompleteOptions): Promise<Completion> => this.run(() => llm.complete(prompt, call), item),
     };
+  }
+
+  /** Runs one model call (or anything that makes one, such as a policy's step) under the guard. */
+  async run<T>(call: () => Promise<T>, item?: string): Promise<T> {
+    this.check();
+    try {
+      const result = await call();
+      this.succeeded++;
+      return result;
+    } catch (error) {
+      throw this.#failed(error, item);
+    }
   }
 
   #failed(error: unknown, item: string | undefined): unknown {
@@ -143,6 +148,7 @@ export class StageGuard {
     } else if (failFast > 0 && this.succeeded === 0 && this.failed >= failFast) {
       this.stopped = new StageStoppedError(this.stage, `the first ${this.failed} model calls all failed`, this.failures, { cause: error });
     }
+    if (this.stopped) this.onStop?.(this.stopped);
     return this.stopped ?? error;
   }
 }
