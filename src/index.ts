@@ -23,3 +23,13 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+// Issue 12 (branch rel-faults): failed model calls with their causes, and the guard that stops a stage.
+export {
+  StageGuard,
+  StageStoppedError,
+  callFailureOf,
+  formatFailure,
+  stopsStage,
+  type CallFailure,
+  type StageGuardOptions,
+} from './failures';

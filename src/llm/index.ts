@@ -18,5 +18,7 @@ export {
 } from './usage';
 export { DEFAULT_PRICES, FREE_PROVIDERS, priceOf, costOf, type ModelPrice, type PriceTable } from './prices';
 export { toJsonSchema } from './json-schema';
-export { scrubSecrets, parseRetryAfter, toLLMError, type ErrorContext } from './errors';
+export {
+  scrubSecrets, parseRetryAfter, toLLMError, isFatalLLMError, FATAL_STATUSES, MalformedReplyError, type ErrorContext,
+} from './errors';
 export { encodeImages, sniffMediaType, type EncodedImage, type EncodeImageOptions } from './images';
