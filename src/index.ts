@@ -249,7 +249,7 @@ export {
 
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './errors';
-export { LLMError } from './models';
+export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';

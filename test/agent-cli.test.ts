@@ -135,6 +135,23 @@ describe('taskgen attempt', () => {
     expect(grade.log.length).toBeGreaterThan(0);
   });
 
+  it('stops at once, with the cause, when the agent model refuses the key (issue 12)', async () => {
+    const refusing = await startFakeOpenAI({ replies: [{ status: 401, message: 'invalid api key' }] });
+    try {
+      const out = path.join(tmp, 'refused-run');
+      const r = await runCli(['attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
+        '--endpoint', refusing.url, '--concurrency', '2', '--no-progress', '--timeout', '30']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('attempt stopped');
+      expect(r.stderr).toMatch(/HTTP 401: invalid api key \(check the key/);
+      // One call per episode in flight, not one (or five) per task.
+      expect(refusing.requests.length).toBeLessThanOrEqual(2);
+      expect(await finishedEpisodes(out)).toBe(0);
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('names a bad tasks line by file, line and field', async () => {
     const bad = path.join(tmp, 'bad.jsonl');
     await writeFile(bad, `${JSON.stringify(fixtureTask('ok', 'Find kettle'))}\n{"task_id": "x", "site": "shop"}\n`);

@@ -10,11 +10,12 @@ import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { EvidenceProvider, Policy } from '../agent/types';
+import { formatFailure, StageGuard } from '../failures';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
-import { integer, numberBetween } from './flags';
+import { integer, numberBetween, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
 /** The flags of `taskgen attempt`. */
@@ -34,12 +35,12 @@ export interface AttemptFlags {
   oracleFailureRate: number;
   episodeTimeout: number;
   progress: boolean;
+  timeout: number;
 }
 
 /** Registers `taskgen attempt`. */
 export function register(program: Command): void {
-  program
-    .command('attempt')
+  timeoutOption(program.command('attempt'))
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
     .requiredOption('--out <dir>', 'run directory')
@@ -78,10 +79,16 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
   try {
     const baseUrl = flags.baseUrl ?? sandbox!.url;
     if (sandbox) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
-    const policy = await makePolicy(flags, tasks);
+    // A bad key or an unknown model on the agent's server stops the run at once instead of failing every episode.
+    const guard = new StageGuard('attempt', {
+      onFailure: (failure) => {
+        if (guard.failed <= 3) process.stderr.write(`model call failed: ${formatFailure(failure)}\n`);
+      },
+    });
+    const policy = guardPolicy(await makePolicy(flags, tasks), guard);
     const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store });
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
@@ -94,10 +101,11 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard },
 ): Promise<AttemptSummary> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
+  run.guard.onStop = (error) => stop.abort(error);
   const onSignal = () => stop.abort(new Error('interrupted; run the same command again to continue'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -178,6 +186,7 @@ async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<
   const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
   return qwenPolicy({
+    timeoutMs: flags.timeout * 1000,
     baseURL: flags.endpoint,
     model: flags.model,
     thinking: flags.thinking,
@@ -198,4 +207,9 @@ function describePolicy(policy: Policy, flags: AttemptFlags): string {
   if (flags.policy === 'qwen') return `${policy.model} on ${flags.endpoint}${flags.thinking ? ' (thinking)' : ''}`;
   const rate = flags.oracleFailureRate ? `, failing ${flags.oracleFailureRate * 100}% of tasks on purpose` : '';
   return `the sandbox's stand-in oracle agent (${policy.model}: it replays known solutions, it is not a model${rate})`;
+}
+
+/** The policy with each step's model call watched by `guard`. */
+function guardPolicy(policy: Policy, guard: StageGuard): Policy {
+  return { ...policy, decide: (input) => guard.run(() => policy.decide(input), input.task.task_id) };
 }

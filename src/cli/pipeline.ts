@@ -21,7 +21,7 @@ import type { PipelineConfig, PipelineStage } from '../pipeline/types';
 import { DEFAULT_BUDGET } from '../rows';
 import { memorySource } from '../source/memory';
 import { miniwebSource } from '../source/miniweb';
-import { integer, numberBetween } from './flags';
+import { integer, numberBetween, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
 import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
@@ -34,6 +34,7 @@ export const DEFAULT_DEMO_DIR = 'demo';
 /** The flags of `taskgen pipeline`. */
 export interface PipelineFlags {
   out?: string;
+  timeout: number;
   sandbox: boolean;
   sandboxSites: number;
   sandboxPort: number;
@@ -79,8 +80,7 @@ const REAL_COMMAND =
 
 /** Registers `taskgen pipeline`. */
 export function register(program: Command): void {
-  program
-    .command('pipeline')
+  timeoutOption(program.command('pipeline'))
     .description(
       'the whole pipeline on one work dir: propose tasks, attempt them in Chromium, judge the episodes, validate the judge ' +
         'on human tasks, select training rows, write HTML reports; resumable (run it again after a crash). ' +
@@ -191,7 +191,7 @@ function resolveRealModels(flags: PipelineFlags, runs: (...s: PipelineStage[]) =
   const judgeNamed = !flags.sandbox || flags.judgeModel !== undefined || flags.judgeEndpoint !== undefined || flags.model !== undefined;
   const proposer =
     runs('propose') && proposerNamed
-      ? resolveModel({ model: flags.model ?? DEFAULT_GEMINI_MODEL, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter })
+      ? resolveModel({ model: flags.model ?? DEFAULT_GEMINI_MODEL, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter, timeoutMs: flags.timeout * 1000 })
       : undefined;
   const judge =
     runs('judge', 'validate') && judgeNamed
@@ -200,6 +200,7 @@ function resolveRealModels(flags: PipelineFlags, runs: (...s: PipelineStage[]) =
           endpoint: flags.judgeEndpoint ?? (flags.judgeModel === undefined ? flags.endpoint : undefined),
           apiKeyEnv: flags.apiKeyEnv,
           limiter,
+          timeoutMs: flags.timeout * 1000,
         })
       : undefined;
   const agentGiven = flags.serveQwen || Boolean(flags.agentEndpoint ?? (flags.sandbox ? undefined : process.env.QWEN_ENDPOINT));
@@ -259,7 +260,7 @@ async function agentModel(flags: PipelineFlags, wanted: boolean, out: string, cl
     });
     endpoint = served.baseURL;
   }
-  const llm = resolveModel({ model: served?.model ?? flags.agentModel, endpoint, apiKeyEnv: flags.agentApiKeyEnv, extraBody });
+  const llm = resolveModel({ model: served?.model ?? flags.agentModel, endpoint, apiKeyEnv: flags.agentApiKeyEnv, extraBody, timeoutMs: flags.timeout * 1000 });
   const how = served ? ` (vLLM started here by --serve-qwen, ${flags.gpus} GPU(s), stopped at the end)` : '';
   return { llm, description: `${llm.description}${flags.thinking ? ', thinking' : ''}${how}` };
 }

@@ -41,6 +41,6 @@ export function register(program: Command): void {
     ];
     process.stderr.write(`${rows.join('\n')}\nreport: ${validateFile(judged.judgeDir)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
-    exitIfUnjudged(judged.summary);
+    exitIfUnjudged(judged.summary, judged);
   });
 }

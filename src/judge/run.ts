@@ -5,6 +5,7 @@ import { InputError, describeError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
+import { StageGuard, StageStoppedError, stopsStage, type CallFailure } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { assertPlainName, isPlainName } from '../names';
 import { pyNumber } from '../py/float';
@@ -30,6 +31,10 @@ export type JudgeEvent =
     }
   | { readonly type: 'error'; readonly taskId: string; readonly error: string; readonly done: number; readonly total: number }
   | { readonly type: 'warning'; readonly message: string }
+  /** A model call failed (the episode is retried within its tries, or left unjudged for a rerun). */
+  | { readonly type: 'call-failed'; readonly failure: CallFailure }
+  /** The judge stopped before the end: its model calls cannot succeed (see {@link StageGuard}). */
+  | { readonly type: 'stopped'; readonly error: StageStoppedError }
   | { readonly type: 'done'; readonly summary: JudgeSummary };
 
 /** Options of {@link loadInstructions}. */
@@ -81,6 +86,8 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly workers?: number;
   /** Attempts at a verdict per episode. Default 3. */
   readonly tries?: number;
+  /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
+  readonly failFast?: number;
 }
 
 /** What {@link judgeRun} returns. */
@@ -95,6 +102,10 @@ export interface JudgeRunResult {
   readonly judgeDir: string;
   /** The tasks the instructions came from, by id. */
   readonly tasks: ReadonlyMap<string, TaskRef>;
+  /** Failed model calls in all (their episodes have no record unless a later try gave a verdict). */
+  readonly callErrors: number;
+  /** The first failed model calls, with their causes. */
+  readonly failures: readonly CallFailure[];
 }
 
 /**
@@ -130,16 +141,21 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
   let unbound = 0;
+  const guard = new StageGuard('judge', {
+    failFast: options.failFast,
+    onFailure: (failure) => options.onEvent?.({ type: 'call-failed', failure }),
+  });
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   episodes.forEach((taskId, i) =>
     queue.add(async () => {
+      if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
         const { record, outcome, identity } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
-          llm: options.llm,
+          llm: guard.wrap(options.llm, taskId),
           model,
           store,
           tries: options.tries,
@@ -152,6 +168,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
         if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
       } catch (error) {
+        if (stopsStage(error)) {
+          queue.clear();
+          return;
+        }
         errors.push({ taskId, error: describeError(error) });
         options.onEvent?.({ type: 'error', taskId, error: describeError(error), done: ++done, total });
       }
@@ -163,6 +183,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
       type: 'warning',
       message: `${unbound} judge records had no episode identity (written by the seed or an older taskgen): kept, and bound to the episodes now in ${pyPathStr(run)}`,
     });
+  }
+  if (guard.stopped) {
+    options.onEvent?.({ type: 'stopped', error: guard.stopped });
+    throw guard.stopped;
   }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
@@ -176,7 +200,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     judge: model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */

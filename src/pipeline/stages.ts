@@ -3,6 +3,7 @@
  * it keeps, so the composition resumes as each step does.
  * @module
  */
+import { formatFailure, type CallFailure } from '../failures';
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
@@ -40,7 +41,8 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
       onEvent: (event) => ctx.emit({ type: 'propose', event }),
     });
     const emptySites = summary.sites.filter((s) => s.tasks === 0).map((s) => s.site);
-    if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again`);
+    const cause = firstCause(summary.callFailures, summary.failures[0] && `${summary.failures[0].site} batch ${summary.failures[0].batch}: ${summary.failures[0].reason}`);
+    if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again${cause}`);
     return {
       sites: plan.sites.length,
       resumedSites: summary.done.filter((site) => plan.sites.includes(site)).length,
@@ -50,6 +52,8 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
       emptySites,
       failedBatches: summary.failedBatches,
       skippedTasks: summary.skippedTasks,
+      callErrors: summary.callErrors,
+      failures: summary.callFailures,
     };
   });
 }
@@ -198,7 +202,16 @@ function judgedCounter(ctx: StageContext, stage: 'judge' | 'validate'): { onEven
 function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: JudgeRunResult, judged: number): Omit<JudgeStageSummary, 'ms' | 'usage'> {
   const s = result.summary;
   const left = s.no_verdict + s.errors;
-  if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them`);
-  return { episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge };
+  if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them${firstCause(result.failures, result.errors[0] && `${result.errors[0].taskId}: ${result.errors[0].error}`)}`);
+  return {
+    episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge,
+    callErrors: result.callErrors, failures: result.failures,
+  };
+}
+
+/** `; first cause: ...` for an incomplete-stage line: the first failed call, else `other`, else nothing. */
+function firstCause(failures: readonly CallFailure[], other: string | undefined): string {
+  const cause = failures[0] ? formatFailure(failures[0]) : other;
+  return cause ? `; first cause: ${cause}` : '';
 }
 

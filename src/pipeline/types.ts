@@ -3,6 +3,7 @@
  * reports and the summary it returns.
  * @module
  */
+import type { CallFailure } from '../failures';
 import type { AttemptEvent } from '../agent/attempt';
 import type { BrowserHost, BrowserOptions } from '../agent/browser';
 import type { EvidenceProvider, Policy } from '../agent/types';
@@ -144,6 +145,9 @@ export interface ProposeStageSummary extends StageFigures {
   readonly emptySites: readonly string[];
   readonly failedBatches: number;
   readonly skippedTasks: number;
+  /** Failed model calls, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly failures: readonly CallFailure[];
 }
 
 /** `attempt` (and the attempt half of `validate`): a run dir. */
@@ -175,6 +179,9 @@ export interface JudgeStageSummary extends StageFigures {
   readonly noVerdict: number;
   readonly errors: number;
   readonly model: string;
+  /** Failed model calls, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly failures: readonly CallFailure[];
 }
 
 /** `validate`: the human tasks attempted, judged and scored against their verifiers. */
