@@ -27,3 +27,5 @@ export * from './pipeline';
 export { assertShard, describeShard, inShard, parseShard, shardFromEnv, shardTasks, ShardError, SHARDS_ENV } from './shard';
 export type { Shard, ShardFromEnvOptions, ShardSource } from './shard';
 export type { ValidateShardResult } from './validate';
+export { formatRunStatus, runStatus } from './status';
+export type { RunningEpisode, RunStatus, RunStatusOptions, ShardStatus } from './status';
