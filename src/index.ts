@@ -28,4 +28,6 @@ export { assertShard, describeShard, inShard, parseShard, shardFromEnv, shardTas
 export type { Shard, ShardFromEnvOptions, ShardSource } from './shard';
 export type { ValidateShardResult } from './validate';
 export { formatRunStatus, runStatus } from './status';
+export { ASIDE_DIR, ClaimLostError, ClaimSchema, EpisodeClaims, readClaims, WORK_DIR } from './agent/claims';
+export type { Acquired, ClaimRecord, ClaimsOptions, FoundClaim, HeldClaim } from './agent/claims';
 export type { RunningEpisode, RunStatus, RunStatusOptions, ShardStatus } from './status';
