@@ -123,6 +123,7 @@ export {
   type VerifiedJudgment,
   type ValidateOptions,
   type ValidateResult,
+  type ValidateShardResult,
 } from './validate';
 
 // Step 5, rows: the judged successes as training rows under a step budget.
@@ -237,8 +238,6 @@ export {
   parseJsonl,
   episodeIdOf,
   judgedEpisodeIdOf,
-  judgeRecordState,
-  type JudgeRecordState,
   type FileStore,
   type MemoryStore,
   type DirEntry,
@@ -247,8 +246,24 @@ export {
   type ReadJsonlOptions,
 } from './files';
 
+// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE) and their progress.
+export {
+  shardTasks,
+  shardFromEnv,
+  parseShard,
+  runStatus,
+  type Shard,
+  type ShardFromEnvOptions,
+  type ShardSource,
+  type RunStatus,
+  type RunStatusOptions,
+  type ShardStatus,
+  type RunningEpisode,
+} from './shards';
+
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './errors';
+export { ShardError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { EvidenceError } from './judge';

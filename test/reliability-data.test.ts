@@ -10,7 +10,6 @@ import {
   InputError,
   episodeIdOf,
   fakeLLM,
-  judgeRecordState,
   judgeRun,
   judgedEpisodeIdOf,
   nodeStore,
@@ -19,7 +18,7 @@ import {
   type JudgeEvent,
   type RowsEvent,
 } from '../src/index';
-import { bindJudgeRecord } from '../src/episode-id';
+import { bindJudgeRecord, judgeRecordState } from '../src/episode-id';
 import { scanRun } from '../src/agent/run-dir';
 import { runCli } from './helpers/cli';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';

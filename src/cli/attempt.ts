@@ -15,11 +15,13 @@ import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
+import { describeShard, type Shard } from '../shard';
 import { integer, numberBetween, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { resolveShard, shardOptions, type ShardFlags } from './shard';
 
 /** The flags of `taskgen attempt`. */
-export interface AttemptFlags {
+export interface AttemptFlags extends ShardFlags {
   tasks: string;
   out: string;
   concurrency: number;
@@ -40,7 +42,7 @@ export interface AttemptFlags {
 
 /** Registers `taskgen attempt`. */
 export function register(program: Command): void {
-  timeoutOption(program.command('attempt'))
+  const command = timeoutOption(program.command('attempt'))
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
     .requiredOption('--out <dir>', 'run directory')
@@ -64,14 +66,16 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
-    .option('--no-progress', 'no progress bar')
-    .action(async (flags: AttemptFlags) => {
-      await runAttempt(flags);
-    });
+    .option('--no-progress', 'no progress bar');
+  shardOptions(command).action(async (flags: AttemptFlags) => {
+    await runAttempt(flags);
+  });
 }
 
 async function runAttempt(flags: AttemptFlags): Promise<void> {
   const store = nodeStore();
+  const sharded = resolveShard(flags);
+  if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
@@ -88,7 +92,7 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
     const policy = guardPolicy(await makePolicy(flags, tasks), guard);
     const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard });
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
@@ -101,7 +105,7 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined },
 ): Promise<AttemptSummary> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
@@ -121,6 +125,7 @@ async function runWithProgress(
       store: run.store,
       onEvent: printer.onEvent,
       signal: stop.signal,
+      ...(run.shard ? { shard: run.shard } : {}),
     });
   } finally {
     printer.stop();
@@ -137,6 +142,7 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   const say = (line: string) => printAbove(bar, process.stderr, line);
   const onEvent = (e: AttemptEvent) => {
     if (e.type === 'run-start') {
+      if (e.shard) say(describeShard(e.shard, e.shard.total));
       say(`${e.finished} already finished, ${e.todo} to run`);
       bar = e.todo > 0 ? progressBar(`${options.label ?? 'attempt'} |{bar}| {value}/{total} episodes | {status}`, options.progress) : undefined;
       bar?.start(e.todo, 0, { status: status() });
@@ -146,8 +152,9 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
       counts.failed++;
       say(`episode ${e.taskId} could not run: ${e.error}`);
     } else if (e.type === 'warning') say(`warning: ${e.message}`);
+    else if (e.type === 'episode-elsewhere') say(elsewhereLine(e));
     else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
-    if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
+    if (e.type === 'episode-end' || e.type === 'episode-failed' || (e.type === 'episode-elsewhere' && e.reason !== 'claimed')) bar?.increment(1, { status: status() });
     else if (e.type === 'step') bar?.update({ status: status() });
   };
   return {
@@ -159,6 +166,19 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   };
 }
 
+function elsewhereLine(e: Extract<AttemptEvent, { type: 'episode-elsewhere' }>): string {
+  switch (e.reason) {
+    case 'claimed':
+      return `episode ${e.taskId} is being run by ${e.holder}; waiting for it (taken over if that process dies)`;
+    case 'finished':
+      return `episode ${e.taskId} was finished by another process`;
+    case 'taken-over':
+      return `episode ${e.taskId} was taken over by another process: ${e.holder}`;
+    default:
+      return `episode ${e.taskId} was published first by another process; this copy was moved to _aside/`;
+  }
+}
+
 /** The summary the CLI prints: counts, outcomes, verifier pass rate, tokens, wall time. */
 export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   return {
@@ -166,6 +186,7 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
     skipped: s.skipped,
     recorded: s.recorded,
     failed: s.failed,
+    ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
     ...s.outcomes,
     steps: s.steps,
     steps_per_episode: s.recorded ? Math.round((s.steps / s.recorded) * 100) / 100 : 0,

@@ -13,6 +13,7 @@ import { pyDumps } from '../py/json';
 import { pyPathStr } from '../py/path';
 import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
+import { shardTasks, type Shard } from '../shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
 
@@ -20,7 +21,15 @@ export { judgeDirOf };
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
-  | { readonly type: 'start'; readonly run: string; readonly judgeDir: string; readonly model: string; readonly episodes: number }
+  | {
+      readonly type: 'start';
+      readonly run: string;
+      readonly judgeDir: string;
+      readonly model: string;
+      readonly episodes: number;
+      /** The shard judged, and the episodes of all shards; absent for an unsharded pass. */
+      readonly shard?: { readonly index: number; readonly count: number; readonly total: number };
+    }
   | {
       readonly type: 'episode';
       readonly taskId: string;
@@ -88,6 +97,11 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly tries?: number;
   /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
   readonly failFast?: number;
+  /**
+   * Judge only this shard's episodes: those of the tasks at positions `[index::count]` of the run's task list
+   * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
+   */
+  readonly shard?: Shard;
 }
 
 /** What {@link judgeRun} returns. */
@@ -132,10 +146,13 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await readInstructions(run, { ...options, store });
   await store.mkdir(judgeDir);
-  const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const all = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const mine = options.shard ? new Set(shardTasks([...tasks.keys()], options.shard)) : null;
+  const episodes = mine ? all.filter((id) => mine.has(id)) : all;
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
-  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
+  const shard = options.shard ? { shard: { ...options.shard, total: all.length } } : {};
+  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];
