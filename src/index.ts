@@ -23,3 +23,9 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+
+// Issue 10: the pipeline on Slurm (sbatch scripts chained with afterok, an attempt array of shards).
+export { slurmPlan, shellQuote, SLURM_STAGES, SLURM_STAGE_ONLY } from './slurm/plan';
+export type { SlurmAgent, SlurmPlan, SlurmPlanOptions, SlurmScript, SlurmStage } from './slurm/plan';
+export { submitSlurm, writeSlurmScripts, SlurmSubmitError } from './slurm/submit';
+export type { SlurmJob, SubmitSlurmOptions } from './slurm/submit';
