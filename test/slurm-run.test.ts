@@ -1,0 +1,125 @@
+/**
+ * `taskgen slurm` on a real single-node Slurm started inside the test (test/helpers/slurm.ts): the sandbox
+ * pipeline with stand-in models as propose → a 3-task attempt array (each task with its own sandbox server and
+ * Chromium) → judge and validate → rows and report, chained with afterok, ends with the same rows report, judge
+ * records and verifier results as a one-process `taskgen pipeline` of the same tasks.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finish, spawnScript, type Finished } from './helpers/cli';
+import { tempDir } from './helpers/runs';
+import { slurmUnavailable, startSlurm, type SlurmCluster } from './helpers/slurm';
+
+const exec = promisify(execFile);
+const unavailable = slurmUnavailable();
+if (unavailable) console.warn(`SKIPPED test/slurm-run.test.ts: ${unavailable}`);
+
+const SHARDS = 3;
+// 1 site x 3 proposed tasks (one per array task) and 2 human tasks for validate
+const SANDBOX = ['--sandbox', '--sandbox-sites', '1', '--per-site', '3', '--human-per-site', '2', '--concurrency', '1', '--action-timeout', '20'];
+
+let cluster: SlurmCluster | undefined;
+let tmp: string;
+
+beforeAll(async () => {
+  if (unavailable) return;
+  tmp = await tempDir('slurm-run-');
+  cluster = await startSlurm(path.join(tmp, 'slurm'));
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const cli = (args: readonly string[], env?: NodeJS.ProcessEnv): Promise<Finished> =>
+  finish(spawnScript('src/cli.ts', args, { env: { QWEN_ENDPOINT: undefined, GEMINI_API_KEY: undefined, ...env } }));
+
+// Every job's final state from the controller (kept MinJobAge after the end; no accounting database needed).
+async function jobStates(ids: readonly string[]): Promise<string[]> {
+  const states: string[] = [];
+  for (const id of ids) {
+    const { stdout } = await exec('scontrol', ['-o', 'show', 'job', id], { env: cluster!.env });
+    for (const line of stdout.trim().split('\n')) states.push(`${/JobId=(\S+)/.exec(line)?.[1]}${/ArrayTaskId=(\S+)/.exec(line) ? `_${/ArrayTaskId=(\S+)/.exec(line)![1]}` : ''} ${/JobState=(\S+)/.exec(line)?.[1]}`);
+  }
+  return states;
+}
+
+async function waitForJobs(ids: readonly string[]): Promise<string[]> {
+  for (;;) {
+    const states = await jobStates(ids);
+    const pending = states.filter((s) => /PENDING|RUNNING|CONFIGURING|COMPLETING/.test(s));
+    // a job held forever by a failed dependency would never end: give up on it
+    if (pending.length === 0 || states.some((s) => /FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY/.test(s))) return states;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+async function logsOf(dir: string): Promise<string> {
+  const logs = path.join(dir, 'slurm', 'logs');
+  if (!existsSync(logs)) return '(no job logs)';
+  const parts = await Promise.all((await readdir(logs)).sort().map(async (f) => `== ${f}\n${(await readFile(path.join(logs, f), 'utf8')).slice(-3000)}`));
+  return parts.join('\n');
+}
+
+// What the comparison reads: the rows report apart from its path, every judge record, the verifier results.
+async function outputsOf(dir: string) {
+  const { run, ...report } = JSON.parse(await readFile(path.join(dir, 'rows', '_report.json'), 'utf8')) as { run: string };
+  expect(run).toBe(path.join(dir, 'run'));
+  const records = async (judgeDir: string) => {
+    const files = (await readdir(path.join(dir, judgeDir))).filter((f) => f.endsWith('.json') && !f.startsWith('_')).sort();
+    return Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(path.join(dir, judgeDir, f), 'utf8')] as const)));
+  };
+  const lines = async (file: string) => (await readFile(path.join(dir, file), 'utf8')).trim().split('\n').sort();
+  return {
+    report,
+    runJudge: await records('run_judge'),
+    humanJudge: await records('human_judge'),
+    results: await lines('human/results.jsonl'),
+    tasks: await lines('tasks.jsonl'),
+    rows: (await readdir(path.join(dir, 'rows'))).sort(),
+  };
+}
+
+describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Slurm', () => {
+  it('runs the sandbox pipeline as a 3-task attempt array and ends as a one-process run does', async () => {
+    const sharded = path.join(tmp, 'sharded');
+    const whole = path.join(tmp, 'whole');
+    const [submitted, one] = await Promise.all([
+      cli(['slurm', '--shards', String(SHARDS), '--out', sharded, '--', ...SANDBOX], cluster!.env),
+      cli(['pipeline', '--out', whole, '--no-progress', ...SANDBOX]),
+    ]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const ids = [...submitted.stdout.matchAll(/^ {2}(propose|attempt|judge|rows) +job (\d+)/gm)].map((m) => m[2]!);
+    expect(ids, submitted.stdout).toHaveLength(4);
+    expect(submitted.stdout).toContain(`taskgen status ${path.join(sharded, 'run')}`);
+    expect(submitted.stdout).toContain(`sbatch --array=3,7 ${path.join(sharded, 'slurm', 'attempt.sbatch')}`);
+
+    const states = await waitForJobs(ids);
+    const logs = await logsOf(sharded);
+    expect(states.every((s) => s.endsWith(' COMPLETED')), `${states.join('\n')}\n${logs}\n${await cluster!.logs()}`).toBe(true);
+    // propose, three array tasks, judge, rows
+    expect(states, logs).toHaveLength(6);
+
+    // each array task attempted its own shard: one of the three tasks, with a sandbox server of its own
+    const attemptLogs = (await readdir(path.join(sharded, 'slurm', 'logs'))).filter((f) => f.startsWith('attempt-')).sort();
+    expect(attemptLogs).toHaveLength(SHARDS);
+    const ports = new Set<string>();
+    for (const [k, file] of attemptLogs.entries()) {
+      const text = await readFile(path.join(sharded, 'slurm', 'logs', file), 'utf8');
+      expect(file).toMatch(new RegExp(`^attempt-${ids[1]}_${k}\\.out$`));
+      expect(text, text).toMatch(/\(1 run now\)/);
+      ports.add(/on the bundled sandbox at (\S+)/.exec(text)?.[1] ?? '?');
+    }
+    expect(ports.size).toBe(SHARDS);
+
+    const a = await outputsOf(whole);
+    const b = await outputsOf(sharded);
+    expect(Object.keys(b.runJudge)).toHaveLength(3);
+    expect(Object.keys(b.humanJudge)).toHaveLength(2);
+    expect(b).toEqual(a);
+  });
+});
