@@ -23,6 +23,10 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+// Issue 10 (branch shards): shards of a run and many writers on one run dir.
+export { assertShard, describeShard, inShard, parseShard, shardFromEnv, shardTasks, ShardError, SHARDS_ENV } from './shard';
+export type { Shard, ShardFromEnvOptions, ShardSource } from './shard';
+export type { ValidateShardResult } from './validate';
 
 // Issue 10: the pipeline on Slurm (sbatch scripts chained with afterok, an attempt array of shards).
 export { slurmPlan, shellQuote, SLURM_STAGES, SLURM_STAGE_ONLY } from './slurm/plan';

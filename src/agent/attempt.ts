@@ -11,6 +11,7 @@ import type { FileStore } from '../fs/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
 import type { Episode, Outcome, Task } from '../schemas';
+import { shardTasks, type Shard } from '../shard';
 import type { SiteSource } from '../source/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
@@ -51,11 +52,24 @@ export interface AttemptOptions {
   readonly onEvent?: (event: AttemptEvent) => void;
   /** Stops the run: no new episodes start, running ones are dropped (redone next time), the call rejects. */
   readonly signal?: AbortSignal;
+  /**
+   * Attempt only this shard's tasks, `tasks[index::count]` in the given order (DESIGN.md §8); `tasks.jsonl`
+   * still lists them all, so every shard writes the same run files. Default all tasks.
+   */
+  readonly shard?: Shard;
 }
 
 /** Progress of an {@link attempt} run. */
 export type AttemptEvent =
-  | { readonly type: 'run-start'; readonly tasks: number; readonly finished: number; readonly todo: number }
+  | {
+      readonly type: 'run-start';
+      /** This call's tasks (its shard's). */
+      readonly tasks: number;
+      readonly finished: number;
+      readonly todo: number;
+      /** The shard, and the tasks of all shards; `null` for an unsharded run. */
+      readonly shard: { readonly index: number; readonly count: number; readonly total: number } | null;
+    }
   | { readonly type: 'episode-start'; readonly taskId: string }
   | ({ readonly type: 'step'; readonly taskId: string } & StepInfo)
   | {
@@ -72,7 +86,7 @@ export type AttemptEvent =
 
 /** What a run did. */
 export interface AttemptSummary {
-  /** Tasks given (duplicates removed). */
+  /** Tasks of this call: those given (duplicates removed), or its shard's. */
   readonly tasks: number;
   /** Episodes already finished before this call, skipped. */
   readonly skipped: number;
@@ -115,6 +129,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const { out } = options;
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
   await store.mkdir(out);
+  const mine = shardTasks(unique, options.shard);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
   const order = runTasks.map((t) => t.task_id);
   const finished = await scanRun(store, out, order);
@@ -122,9 +137,10 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const verifying = runTasks.some((t) => t.verifier);
   const saveResults = serial(() => writeResults(store, out, order, finished));
   if (verifying) await saveResults();
-  const todo = unique.filter((t) => !finished.has(t.task_id));
-  const skipped = unique.length - todo.length;
-  emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
+  const todo = mine.filter((t) => !finished.has(t.task_id));
+  const skipped = mine.length - todo.length;
+  const shard = options.shard ? { ...options.shard, total: unique.length } : null;
+  emit({ type: 'run-start', tasks: mine.length, finished: skipped, todo: todo.length, shard });
 
   const owned = !isBrowserHost(options.browser);
   const host = isBrowserHost(options.browser)
@@ -191,9 +207,9 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  const given = unique.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
+  const given = mine.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
   return {
-    tasks: unique.length,
+    tasks: mine.length,
     skipped,
     recorded,
     failed,

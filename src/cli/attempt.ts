@@ -14,11 +14,13 @@ import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
+import { describeShard, type Shard } from '../shard';
 import { integer, numberBetween } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { resolveShard, shardOptions, type ShardFlags } from './shard';
 
 /** The flags of `taskgen attempt`. */
-export interface AttemptFlags {
+export interface AttemptFlags extends ShardFlags {
   tasks: string;
   out: string;
   concurrency: number;
@@ -38,7 +40,7 @@ export interface AttemptFlags {
 
 /** Registers `taskgen attempt`. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('attempt')
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
@@ -63,14 +65,16 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
-    .option('--no-progress', 'no progress bar')
-    .action(async (flags: AttemptFlags) => {
-      await runAttempt(flags);
-    });
+    .option('--no-progress', 'no progress bar');
+  shardOptions(command).action(async (flags: AttemptFlags) => {
+    await runAttempt(flags);
+  });
 }
 
 async function runAttempt(flags: AttemptFlags): Promise<void> {
   const store = nodeStore();
+  const sharded = resolveShard(flags);
+  if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
@@ -81,7 +85,7 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
     const policy = await makePolicy(flags, tasks);
     const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store });
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, shard: sharded?.shard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
@@ -94,7 +98,7 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; shard: Shard | undefined },
 ): Promise<AttemptSummary> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
@@ -113,6 +117,7 @@ async function runWithProgress(
       store: run.store,
       onEvent: printer.onEvent,
       signal: stop.signal,
+      ...(run.shard ? { shard: run.shard } : {}),
     });
   } finally {
     printer.stop();
@@ -129,6 +134,7 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   const say = (line: string) => printAbove(bar, process.stderr, line);
   const onEvent = (e: AttemptEvent) => {
     if (e.type === 'run-start') {
+      if (e.shard) say(describeShard(e.shard, e.shard.total));
       say(`${e.finished} already finished, ${e.todo} to run`);
       bar = e.todo > 0 ? progressBar(`${options.label ?? 'attempt'} |{bar}| {value}/{total} episodes | {status}`, options.progress) : undefined;
       bar?.start(e.todo, 0, { status: status() });

@@ -13,9 +13,10 @@ import type { JudgeSummary } from '../schemas';
 import { integer } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { resolveShard, shardLine, shardOptions, type ShardFlags } from './shard';
 
 /** The flags `judge` and `validate` share. */
-export interface JudgeFlags {
+export interface JudgeFlags extends ShardFlags {
   workers: number;
   model: string;
   endpoint?: string;
@@ -25,7 +26,7 @@ export interface JudgeFlags {
 
 /** Adds the flags `judge` and `validate` share. */
 export function judgeOptions(command: Command): Command {
-  return command
+  return shardOptions(command)
     .argument('<run>', 'the run dir: one episode dir per task id, and tasks.jsonl')
     .option('--workers <n>', 'episodes judged at once', integer(1), 16)
     .option('--model <name>', 'the judge model', DEFAULT_GEMINI_MODEL)
@@ -45,13 +46,14 @@ function judgeModel(flags: JudgeFlags, meter: UsageMeter): LanguageModel {
 export function judgePass(flags: JudgeFlags): { options: JudgeRunOptions; meter: UsageMeter; stop: () => void } {
   const meter = new UsageMeter();
   const llm = judgeModel(flags, meter);
-  const printer = judgePrinter();
-  const options = { llm, model: flags.model, workers: flags.workers, tasks: flags.tasks, onEvent: printer.onEvent };
+  const sharded = resolveShard(flags);
+  const printer = judgePrinter({ ...(sharded ? { from: sharded.from } : {}) });
+  const options = { llm, model: flags.model, workers: flags.workers, tasks: flags.tasks, onEvent: printer.onEvent, ...(sharded ? { shard: sharded.shard } : {}) };
   return { options, meter, stop: printer.stop };
 }
 
 /** The seed's stdout lines and errors, warnings on stderr, and on a terminal a progress bar of episodes. */
-export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
+export function judgePrinter(options: PrinterOptions & { from?: string } = {}): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   let success = 0;
   let failed = 0;
@@ -59,6 +61,7 @@ export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: J
   const onEvent = (event: JudgeEvent) => {
     switch (event.type) {
       case 'start':
+        if (event.shard) say(process.stderr, shardLine({ shard: event.shard, from: options.from ?? 'the options' }, event.shard.total, 'episodes'));
         say(process.stdout, formatJudgeStart(event));
         bar = event.episodes > 0
           ? progressBar(`${options.label ?? 'judge'} [{bar}] {value}/{total} episodes | {success} success | {failed} errors | {duration_formatted}`, options.progress)

@@ -19,12 +19,14 @@ import { pipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';
 import type { PipelineConfig, PipelineStage } from '../pipeline/types';
 import { DEFAULT_BUDGET } from '../rows';
+import type { Shard } from '../shard';
 import { memorySource } from '../source/memory';
 import { miniwebSource } from '../source/miniweb';
 import { integer, numberBetween } from './flags';
 import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
 import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
+import { resolveShard, shardOptions } from './shard';
 
 /** The work dir by default: the seed's `data/webmix/taskgen`. */
 export const DEFAULT_PIPELINE_DIR = 'data/webmix/taskgen';
@@ -71,6 +73,8 @@ export interface PipelineFlags {
   skip?: string;
   only?: string;
   progress: boolean;
+  shard?: Shard;
+  shards?: number;
 }
 
 const REAL_COMMAND =
@@ -79,7 +83,7 @@ const REAL_COMMAND =
 
 /** Registers `taskgen pipeline`. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('pipeline')
     .description(
       'the whole pipeline on one work dir: propose tasks, attempt them in Chromium, judge the episodes, validate the judge ' +
@@ -125,10 +129,10 @@ export function register(program: Command): void {
     .option('--action-timeout <s>', 'time limit of one element action in seconds (default 10)', integer(1))
     .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
     .option('--only <stages>', 'the only stages to run')
-    .option('--no-progress', 'no progress bars')
-    .action(async (flags: PipelineFlags) => {
-      await runPipeline(flags);
-    });
+    .option('--no-progress', 'no progress bars');
+  shardOptions(command).action(async (flags: PipelineFlags) => {
+    await runPipeline(flags);
+  });
 }
 
 async function runPipeline(flags: PipelineFlags): Promise<void> {
@@ -137,7 +141,10 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
   for (const site of sites ?? []) assertPlainName(site, 'site');
   const skip = list(flags.skip) as PipelineStage[] | undefined;
   const only = list(flags.only) as PipelineStage[] | undefined;
-  const { stages } = stagesToRun({ skip, only });
+  const sharded = resolveShard(flags);
+  const shard = sharded?.shard;
+  if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
+  const { stages } = stagesToRun({ skip, only, shard });
   const runs = (...names: PipelineStage[]) => names.some((s) => stages.includes(s));
   const out = flags.out ?? (flags.sandbox ? DEFAULT_DEMO_DIR : DEFAULT_PIPELINE_DIR);
   const models = resolveRealModels(flags, runs);
@@ -159,7 +166,7 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     const agent = await agentModel(flags, runs('attempt', 'validate') && !(sandbox && !models.agentGiven), out, cleanup);
     const lines: string[] = [`taskgen pipeline -> ${out}/`];
     const evidence = await evidenceFor(flags, sandbox);
-    const config = buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, skip, only, stop: stop.signal });
+    const config = { ...buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, skip, only, stop: stop.signal }), ...(shard ? { shard } : {}) };
     lines.push(...describeSetup(flags, sandbox, models, agent?.description, runs));
     process.stdout.write(`${lines.join('\n')}\n`);
 

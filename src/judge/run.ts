@@ -12,11 +12,20 @@ import { pyDumps } from '../py/json';
 import { pyPathStr } from '../py/path';
 import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
+import { shardTasks, type Shard } from '../shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
-  | { readonly type: 'start'; readonly run: string; readonly judgeDir: string; readonly model: string; readonly episodes: number }
+  | {
+      readonly type: 'start';
+      readonly run: string;
+      readonly judgeDir: string;
+      readonly model: string;
+      readonly episodes: number;
+      /** The shard judged, and the episodes of all shards; absent for an unsharded pass. */
+      readonly shard?: { readonly index: number; readonly count: number; readonly total: number };
+    }
   | {
       readonly type: 'episode';
       readonly taskId: string;
@@ -74,6 +83,11 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly workers?: number;
   /** Attempts at a verdict per episode. Default 3. */
   readonly tries?: number;
+  /**
+   * Judge only this shard's episodes: those of the tasks at positions `[index::count]` of the run's task list
+   * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
+   */
+  readonly shard?: Shard;
 }
 
 /** What {@link judgeRun} returns. */
@@ -117,10 +131,13 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const judgeDir = judgeDirOf(run);
   await store.mkdir(judgeDir);
   const tasks = await loadInstructions(run, { ...options, store });
-  const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const all = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const mine = options.shard ? new Set(shardTasks([...tasks.keys()], options.shard)) : null;
+  const episodes = mine ? all.filter((id) => mine.has(id)) : all;
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
-  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
+  const shard = options.shard ? { shard: { ...options.shard, total: all.length } } : {};
+  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];

@@ -13,6 +13,7 @@ import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
 import type { Task } from '../schemas';
+import type { Shard } from '../shard';
 import { validate } from '../validate';
 import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {
@@ -70,6 +71,7 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
       workers: ctx.config.judgeWorkers,
       store: ctx.store,
       onEvent: counter.onEvent,
+      ...shardOf(ctx),
     });
     return judgeFigures(ctx, 'judge', result, counter.judged());
   });
@@ -89,15 +91,17 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
         workers: ctx.config.judgeWorkers,
         store: ctx.store,
         onEvent: counter.onEvent,
+        ...shardOf(ctx),
       }),
     );
+    const report = scored.report;
     return {
       humanTasks: plan.humanTasks.length,
       attempt: attempted,
       judge: { ...judgeFigures(ctx, 'validate', scored.judged, counter.judged()), ms: scored.ms, usage: scored.usage },
-      score: scored.report.overall,
-      byKind: scored.report.by_kind,
-      file: layout.validate,
+      score: report?.overall ?? null,
+      byKind: report?.by_kind ?? null,
+      file: report ? layout.validate : null,
     };
   });
 }
@@ -170,6 +174,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
     ...(config.signal ? { signal: config.signal } : {}),
+    ...shardOf(ctx),
   });
   if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
   const { total, passed } = summary.verified;
@@ -183,6 +188,10 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
   };
+}
+
+function shardOf(ctx: StageContext): { shard?: Shard } {
+  return ctx.config.shard ? { shard: ctx.config.shard } : {};
 }
 
 // Forwards judge events and counts the episodes judged by this call.

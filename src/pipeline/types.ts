@@ -14,6 +14,7 @@ import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
 import type { RowsEvent } from '../rows';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../schemas';
+import type { Shard } from '../shard';
 import type { SiteSource } from '../source/types';
 import type { PipelineLayout } from './layout';
 
@@ -106,6 +107,13 @@ export interface PipelineConfig {
   readonly onEvent?: (event: PipelineEvent) => void;
   /** Stops the run: no new episode or stage starts, and the call rejects; a rerun goes on from there. */
   readonly signal?: AbortSignal;
+  /**
+   * Run one shard (DESIGN.md §8): `attempt`, `judge` and `validate` take the tasks at positions `[index::count]`
+   * (validate attempts and judges its share of the human tasks and scores nothing); `propose`, `rows` and
+   * `report` are whole-run stages, skipped here: run them once without a shard (before the shards for
+   * `propose`, after them for the rest, which also scores `validate`). Default the whole run.
+   */
+  readonly shard?: Shard;
 }
 
 /** What the pipeline reports as it goes. */
@@ -182,11 +190,11 @@ export interface ValidateStageSummary extends StageFigures {
   readonly humanTasks: number;
   readonly attempt: AttemptStageSummary;
   readonly judge: JudgeStageSummary;
-  /** The judge against the verifiers (agreement, precision, recall, with 95% intervals). */
-  readonly score: JudgeScoreWithIntervals;
-  readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>>;
-  /** `<dir>/human_judge/_validate.json`. */
-  readonly file: string;
+  /** The judge against the verifiers (agreement, precision, recall, with 95% intervals); `null` for a shard. */
+  readonly score: JudgeScoreWithIntervals | null;
+  readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>> | null;
+  /** `<dir>/human_judge/_validate.json`; `null` for a shard (the unsharded pass writes it). */
+  readonly file: string | null;
 }
 
 /** `rows`: the training rows dir. */
