@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { slurmPlan, submitSlurm, SlurmSubmitError, type SlurmPlan } from '../src/index';
+import { runCli } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 
 const exec = promisify(execFile);
@@ -143,5 +144,22 @@ describe('submitSlurm', () => {
     expect(error).toBeInstanceOf(SlurmSubmitError);
     expect((error as Error).message).toMatch(/judge\.sbatch \(judge\) failed: sbatch: error: Invalid partition name.*already queued: propose 101, attempt 102/);
     expect((error as SlurmSubmitError).submitted.map((j) => j.stage)).toEqual(['propose', 'attempt']);
+  });
+});
+
+describe('taskgen slurm --dry-run', () => {
+  it('writes the scripts with the flags given and submits nothing; refuses two agents', async () => {
+    const out = path.join(tmp, 'dry run');
+    const r = await runCli(['slurm', '--dry-run', '--shards', '4', '--out', out, '--serve-qwen', '--gpus', '2', '--partition', 'gpu', '--cpus-per-task', '13', '--sbatch-line=--qos=high', '--taskgen', `node ${stub}`, '--', '--sites', 'shop-01', '--budget', '100']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('not submitted (--dry-run)');
+    const attempt = await readFile(path.join(out, 'slurm', 'attempt.sbatch'), 'utf8');
+    expect(sbatchLines(attempt)).toEqual(expect.arrayContaining(['#SBATCH --array=0-3', '#SBATCH --gres=gpu:2', '#SBATCH --partition=gpu', '#SBATCH --cpus-per-task=13', '#SBATCH --qos=high']));
+    const file = path.join(out, 'slurm', 'attempt.sbatch');
+    const { stdout } = await exec('bash', [file], { env: { ...process.env, SLURM_ARRAY_TASK_ID: '1' } });
+    expect(JSON.parse(stdout)).toEqual(['pipeline', '--sites', 'shop-01', '--budget', '100', '--out', out, '--no-progress', '--only', 'attempt', '--serve-qwen', '--gpus', '2', '--shard', '1/4']);
+    const both = await runCli(['slurm', '--dry-run', '--shards', '2', '--out', out, '--serve-qwen', '--agent-endpoint', 'http://h:8000/v1']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('give --serve-qwen or --agent-endpoint, not both');
   });
 });

@@ -88,7 +88,7 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
     const sharded = path.join(tmp, 'sharded');
     const whole = path.join(tmp, 'whole');
     const [submitted, one] = await Promise.all([
-      cli(['slurm', '--shards', String(SHARDS), '--out', sharded, '--', ...SANDBOX], cluster!.env),
+      cli(['slurm', '--sandbox', '--shards', String(SHARDS), '--out', sharded, '--', ...SANDBOX.slice(1)], cluster!.env),
       cli(['pipeline', '--out', whole, '--no-progress', ...SANDBOX]),
     ]);
     expect(one.code, one.stderr).toBe(0);
@@ -96,6 +96,7 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
     const ids = [...submitted.stdout.matchAll(/^ {2}(propose|attempt|judge|rows) +job (\d+)/gm)].map((m) => m[2]!);
     expect(ids, submitted.stdout).toHaveLength(4);
     expect(submitted.stdout).toContain(`taskgen status ${path.join(sharded, 'run')}`);
+    expect(submitted.stdout).toContain("NOTE: --sandbox: the jobs use the sandbox's offline stand-ins");
     expect(submitted.stdout).toContain(`sbatch --array=3,7 ${path.join(sharded, 'slurm', 'attempt.sbatch')}`);
 
     const states = await waitForJobs(ids);

@@ -30,6 +30,7 @@ export interface SlurmFlags {
   array?: string;
   after?: string;
   dryRun: boolean;
+  sandbox: boolean;
 }
 
 /** Registers `taskgen slurm`. */
@@ -60,6 +61,7 @@ export function register(program: Command): void {
     .option('--array <list>', 'attempt array indexes to submit, such as 3,7 (default all)')
     .option('--after <jobid>', 'a job the first submitted one waits for (afterok)')
     .option('--dry-run', 'write the scripts, do not submit', false)
+    .option('--sandbox', 'offline: every job runs `taskgen pipeline --sandbox` (the bundled sites, stand-in models; each job starts its own sandbox server)', false)
     .action(async (pipelineArgs: string[], flags: SlurmFlags) => {
       await runSlurm(flags, pipelineArgs);
     });
@@ -68,6 +70,7 @@ export function register(program: Command): void {
 async function runSlurm(flags: SlurmFlags, pipelineArgs: string[]): Promise<void> {
   if (flags.serveQwen && flags.agentEndpoint) throw new Error('give --serve-qwen or --agent-endpoint, not both');
   const agent: SlurmAgent = flags.serveQwen ? { kind: 'serve-qwen', gpus: flags.gpus } : flags.agentEndpoint ? { kind: 'endpoint', url: flags.agentEndpoint } : { kind: 'none' };
+  if (flags.sandbox && !pipelineArgs.includes('--sandbox')) pipelineArgs = ['--sandbox', ...pipelineArgs];
   const plan = slurmPlan({
     dir: flags.out,
     shards: flags.shards,
@@ -90,6 +93,9 @@ async function runSlurm(flags: SlurmFlags, pipelineArgs: string[]): Promise<void
   }
   const jobs = await submitSlurm(plan, { from: flags.from, ...(flags.after ? { after: flags.after } : {}) });
   process.stdout.write(`${describePlan(plan, flags)}\n${describeJobs(plan, jobs)}\n`);
+  if (pipelineArgs.includes('--sandbox')) {
+    process.stdout.write('NOTE: --sandbox: the jobs use the sandbox\'s offline stand-ins where no model flag is given, not models (each job log says which)\n');
+  }
 }
 
 // The command that started this process, so the jobs run the same taskgen (from a shared filesystem).
