@@ -10,6 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shellQuote } from '../src/index';
 import { finish, spawnScript, type Finished } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from './helpers/slurm';
@@ -85,7 +86,7 @@ async function outputsOf(dir: string) {
 
 describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Slurm', () => {
   it('runs the sandbox pipeline as a 3-task attempt array and ends as a one-process run does', async () => {
-    const sharded = path.join(tmp, 'sharded');
+    const sharded = path.join(tmp, 'sharded run'); // a space: the scripts quote it for bash and for sbatch
     const whole = path.join(tmp, 'whole');
     const [submitted, one] = await Promise.all([
       cli(['slurm', '--sandbox', '--shards', String(SHARDS), '--out', sharded, '--', ...SANDBOX.slice(1)], cluster!.env),
@@ -95,9 +96,9 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
     expect(submitted.code, submitted.stderr).toBe(0);
     const ids = [...submitted.stdout.matchAll(/^ {2}(propose|attempt|judge|rows) +job (\d+)/gm)].map((m) => m[2]!);
     expect(ids, submitted.stdout).toHaveLength(4);
-    expect(submitted.stdout).toContain(`taskgen status ${path.join(sharded, 'run')}`);
+    expect(submitted.stdout).toContain(`taskgen status ${shellQuote(path.join(sharded, 'run'))}`);
     expect(submitted.stdout).toContain("NOTE: --sandbox: the jobs use the sandbox's offline stand-ins");
-    expect(submitted.stdout).toContain(`sbatch --array=3,7 ${path.join(sharded, 'slurm', 'attempt.sbatch')}`);
+    expect(submitted.stdout).toContain(`sbatch --array=3,7 ${shellQuote(path.join(sharded, 'slurm', 'attempt.sbatch'))}`);
 
     const states = await waitForJobs(ids);
     const logs = await logsOf(sharded);
