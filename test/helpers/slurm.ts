@@ -78,7 +78,7 @@ export async function startSlurm(dir: string): Promise<SlurmCluster> {
     conf,
     [
       'ClusterName=taskgen-test',
-      `SlurmctldHost=${host}`,
+      `SlurmctldHost=${host}(127.0.0.1)`, // addresses given, so nothing depends on the host name resolving
       'AuthType=auth/munge',
       `AuthInfo=socket=${socket}`,
       'CredType=cred/munge',
@@ -103,7 +103,7 @@ export async function startSlurm(dir: string): Promise<SlurmCluster> {
       'SlurmctldDebug=info',
       'SlurmdDebug=info',
       // each array task gets a core of its own when there are enough; FORCE lets a 3-task array run at once on 2 cores
-      `NodeName=${host} CPUs=${cpus} State=UNKNOWN`,
+      `NodeName=${host} NodeAddr=127.0.0.1 CPUs=${cpus} State=UNKNOWN`,
       `PartitionName=test Nodes=${host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4`,
       '',
     ].join('\n'),
