@@ -77,7 +77,8 @@ async function snapshot(out: string) {
   return {
     results: await readFile(path.join(out, 'results.jsonl'), 'utf8'),
     tasks: await readFile(path.join(out, 'tasks.jsonl'), 'utf8'),
-    dirs: (await readdir(out)).filter((d) => !d.includes('.tmp-')).sort(),
+    // _aside/ keeps the killed process's partial episode, moved out of the way (DESIGN.md §8)
+    dirs: (await readdir(out)).filter((d) => !d.includes('.tmp-') && d !== '_aside').sort(),
     files,
   };
 }

@@ -2,12 +2,20 @@
  * The run directory's shared files: `tasks.jsonl` (every task attempted in the run) and `results.jsonl`
  * (`{task_id, ok}` per verified episode), both rebuilt whole and written atomically from the finished episodes,
  * so a run killed at any moment never loses or doubles a line.
+ *
+ * Many processes may write one run dir (DESIGN.md §8). The per-writer records are the episodes themselves
+ * (`<task_id>/episode.json`, published by one rename, see `claims.ts`); the run files are derived from them in
+ * the order of `tasks.jsonl`, never from one process's view: each writer rewrites `results.jsonl` from what is
+ * on disk and looks again after its write, rewriting until no episode appeared meanwhile, so the last writer
+ * to finish leaves the file a one-process run would. Every shard writes the whole task list to `tasks.jsonl`
+ * (the same text), checked the same way.
  * @module
  */
 import path from 'node:path';
 import type { FileStore } from '../fs/types';
 import { readTextIfExists } from '../fs/types';
 import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
+import { ASIDE_DIR } from './claims';
 import { EPISODE_FILES } from './recorder';
 
 /** The run's file names. */
@@ -22,7 +30,8 @@ export interface FinishedEpisode {
 
 /**
  * The finished episodes among `taskIds` (those with a readable `episode.json`); an episode directory without
- * one (or with a torn one) is removed so it is redone from scratch.
+ * one (or with a torn one) is moved to `_aside/` so it is redone from scratch. Episodes in progress are never
+ * here (they are recorded under `_work/`), so nothing another process is writing is touched.
  */
 export async function scanRun(store: FileStore, out: string, taskIds: readonly string[]): Promise<Map<string, FinishedEpisode>> {
   const finished = new Map<string, FinishedEpisode>();
@@ -32,9 +41,54 @@ export async function scanRun(store: FileStore, out: string, taskIds: readonly s
     const dir = path.posix.join(out, id);
     const episode = await readEpisode(store, path.posix.join(dir, EPISODE_FILES.episode));
     if (episode) finished.set(id, { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined });
-    else await store.remove(dir);
+    else await moveAside(store, out, id);
   }
   return finished;
+}
+
+// An unfinished episode dir of an earlier layout or a torn write: kept under _aside/, out of the readers' way.
+async function moveAside(store: FileStore, out: string, id: string): Promise<void> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  try {
+    await store.rename(path.posix.join(out, id), path.posix.join(out, ASIDE_DIR, `${id}.unfinished.${stamp}.${process.pid}`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // another process moved it first
+  }
+}
+
+/**
+ * Adds to `finished` the episodes of `taskIds` that other processes finished since it was read (one listing,
+ * then only the new episodes' files); returns how many it added.
+ */
+export async function refreshFinished(store: FileStore, out: string, taskIds: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
+  const present = new Set((await store.list(out)).filter((e) => e.isDirectory).map((e) => e.name));
+  let added = 0;
+  for (const id of taskIds) {
+    if (finished.has(id) || !present.has(id)) continue;
+    const episode = await readEpisode(store, path.posix.join(out, id, EPISODE_FILES.episode));
+    if (!episode) continue;
+    finished.set(id, { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined });
+    added++;
+  }
+  return added;
+}
+
+/**
+ * Writes `results.jsonl` from every finished episode on disk (this process's and others'), then looks again
+ * and rewrites while episodes appeared meanwhile, so a slower writer's older view never stays on disk.
+ */
+export async function syncResults(store: FileStore, out: string, order: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
+  await refreshFinished(store, out, order, finished);
+  for (;;) {
+    const lines = await writeResults(store, out, order, finished);
+    if ((await refreshFinished(store, out, order, finished)) === 0) return lines;
+  }
+}
+
+/** The finished episode of `taskId` in the run dir, or `null` (none, or a torn `episode.json`). */
+export async function readFinished(store: FileStore, out: string, taskId: string): Promise<FinishedEpisode | null> {
+  const episode = await readEpisode(store, path.posix.join(out, taskId, EPISODE_FILES.episode));
+  return episode ? { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined } : null;
 }
 
 async function readEpisode(store: FileStore, file: string): Promise<Episode | null> {
@@ -50,7 +104,8 @@ async function readEpisode(store: FileStore, file: string): Promise<Episode | nu
 
 /**
  * The run's task list: the tasks already in `tasks.jsonl` (in their order), then the new ones. Lines that do
- * not parse are reported through `warn` and dropped. Written atomically; returns the merged list.
+ * not parse are reported through `warn` and dropped. Written atomically, then read back: another writer that
+ * replaced the file from an older read is merged with again until these tasks are in. Returns the list.
  */
 export async function mergeTasksFile(
   store: FileStore,
@@ -59,26 +114,41 @@ export async function mergeTasksFile(
   warn: (message: string) => void = () => {},
 ): Promise<Task[]> {
   const file = path.posix.join(out, RUN_FILES.tasks);
-  const text = (await readTextIfExists(store, file)) ?? '';
-  const merged: Task[] = [];
+  let report = warn;
+  for (;;) {
+    const text = (await readTextIfExists(store, file)) ?? '';
+    const { tasks: merged, clean } = parseTasks(text, file, report);
+    report = () => {}; // each bad line is reported once
+    const ids = new Set(merged.map((t) => t.task_id));
+    const before = merged.length;
+    for (const task of tasks) {
+      if (ids.has(task.task_id)) continue;
+      ids.add(task.task_id);
+      merged.push(task);
+    }
+    if (merged.length === before && clean) return merged;
+    await store.writeAtomic(file, merged.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  }
+}
+
+// The tasks of a tasks.jsonl text, first line of an id kept; `clean` when no line had to be dropped.
+function parseTasks(text: string, file: string, warn: (message: string) => void): { tasks: Task[]; clean: boolean } {
+  const out: Task[] = [];
   const ids = new Set<string>();
+  let clean = true;
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
       const task = TaskSchema.parse(JSON.parse(line));
-      if (!ids.has(task.task_id)) merged.push(task);
+      if (!ids.has(task.task_id)) out.push(task);
+      else clean = false;
       ids.add(task.task_id);
     } catch (error) {
+      clean = false;
       warn(`${file}:${i + 1}: skipped a line that is not a task (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
   });
-  for (const task of tasks) {
-    if (ids.has(task.task_id)) continue;
-    ids.add(task.task_id);
-    merged.push(task);
-  }
-  await store.writeAtomic(file, merged.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  return merged;
+  return { tasks: out, clean };
 }
 
 /** Writes `results.jsonl`: `{task_id, ok}` for each verified finished episode, in task order. */

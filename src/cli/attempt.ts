@@ -144,8 +144,9 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
       counts.failed++;
       say(`episode ${e.taskId} could not run: ${e.error}`);
     } else if (e.type === 'warning') say(`warning: ${e.message}`);
+    else if (e.type === 'episode-elsewhere') say(elsewhereLine(e));
     else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
-    if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
+    if (e.type === 'episode-end' || e.type === 'episode-failed' || (e.type === 'episode-elsewhere' && e.reason !== 'claimed')) bar?.increment(1, { status: status() });
     else if (e.type === 'step') bar?.update({ status: status() });
   };
   return {
@@ -157,6 +158,19 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   };
 }
 
+function elsewhereLine(e: Extract<AttemptEvent, { type: 'episode-elsewhere' }>): string {
+  switch (e.reason) {
+    case 'claimed':
+      return `episode ${e.taskId} is being run by ${e.holder}; waiting for it (taken over if that process dies)`;
+    case 'finished':
+      return `episode ${e.taskId} was finished by another process`;
+    case 'taken-over':
+      return `episode ${e.taskId} was taken over by another process: ${e.holder}`;
+    default:
+      return `episode ${e.taskId} was published first by another process; this copy was moved to _aside/`;
+  }
+}
+
 /** The summary the CLI prints: counts, outcomes, verifier pass rate, tokens, wall time. */
 export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   return {
@@ -164,6 +178,7 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
     skipped: s.skipped,
     recorded: s.recorded,
     failed: s.failed,
+    ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
     ...s.outcomes,
     steps: s.steps,
     steps_per_episode: s.recorded ? Math.round((s.steps / s.recorded) * 100) / 100 : 0,
