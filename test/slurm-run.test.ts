@@ -123,5 +123,16 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
     expect(Object.keys(b.runJudge)).toHaveLength(3);
     expect(Object.keys(b.humanJudge)).toHaveLength(2);
     expect(b).toEqual(a);
+
+    // rerunning an index as the output says (sbatch --array=1 attempt.sbatch) attempts shard 1 of 3 again, not the
+    // whole run (that array's SLURM_ARRAY_TASK_COUNT is 1), finds its episode done, and changes nothing
+    const script = path.join(sharded, 'slurm', 'attempt.sbatch');
+    const rerun = (await exec('sbatch', ['--parsable', '--array=1', script], { env: cluster!.env })).stdout.trim().split(';')[0]!;
+    const rerunStates = await waitForJobs([rerun]);
+    const rerunLog = await readFile(path.join(sharded, 'slurm', 'logs', `attempt-${rerun}_1.out`), 'utf8');
+    expect(rerunStates, rerunLog).toEqual([`${rerun}_1 COMPLETED`]);
+    expect(rerunLog).toContain('shard 1/3');
+    expect(rerunLog).toMatch(/\(0 run now\)/);
+    expect(await outputsOf(sharded)).toEqual(a);
   });
 });
