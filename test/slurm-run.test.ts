@@ -65,6 +65,15 @@ async function logsOf(dir: string): Promise<string> {
   return parts.join('\n');
 }
 
+// Every text file of the run (episodes, judge records, rows, reports), leaving out the job scripts and logs.
+async function recordedFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && /\.(json|jsonl|html)$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((f) => !path.relative(dir, f).startsWith('slurm'));
+}
+
 // What the comparison reads: the rows report apart from its path, every judge record, the verifier results.
 async function outputsOf(dir: string) {
   const { run, ...report } = JSON.parse(await readFile(path.join(dir, 'rows', '_report.json'), 'utf8')) as { run: string };
@@ -117,6 +126,14 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
       ports.add(/on the bundled sandbox at (\S+)/.exec(text)?.[1] ?? '?');
     }
     expect(ports.size).toBe(SHARDS);
+    // nothing recorded names the server an episode ran on, so where a shard ran cannot change the data
+    for (const url of ports) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const recorded = await recordedFiles(sharded);
+    expect(recorded.length).toBeGreaterThan(10);
+    for (const file of recorded) {
+      const text = await readFile(file, 'utf8');
+      for (const url of ports) expect(text.includes(url), `${file} names ${url}`).toBe(false);
+    }
 
     const a = await outputsOf(whole);
     const b = await outputsOf(sharded);
