@@ -144,6 +144,8 @@ describe('submitSlurm', () => {
     expect(error).toBeInstanceOf(SlurmSubmitError);
     expect((error as Error).message).toMatch(/judge\.sbatch \(judge\) failed: sbatch: error: Invalid partition name.*already queued: propose 101, attempt 102/);
     expect((error as SlurmSubmitError).submitted.map((j) => j.stage)).toEqual(['propose', 'attempt']);
+    const none = path.join(tmp, 'no-such-dir', 'sbatch');
+    await expect(submitSlurm(plan, { sbatch: none })).rejects.toThrow(`propose.sbatch (propose) failed: no ${none} here: submit from a Slurm login node`);
   });
 });
 

@@ -62,6 +62,7 @@ export function register(program: Command): void {
     .option('--after <jobid>', 'a job the first submitted one waits for (afterok)')
     .option('--dry-run', 'write the scripts, do not submit', false)
     .option('--sandbox', 'offline: every job runs `taskgen pipeline --sandbox` (the bundled sites, stand-in models; each job starts its own sandbox server)', false)
+    .showHelpAfterError('(flags of taskgen pipeline go after --: taskgen slurm --shards N --out DIR -- --sites a,b ...)')
     .action(async (pipelineArgs: string[], flags: SlurmFlags) => {
       await runSlurm(flags, pipelineArgs);
     });

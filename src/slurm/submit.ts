@@ -83,7 +83,8 @@ export async function submitSlurm(plan: SlurmPlan, options: SubmitSlurmOptions =
 function sbatch(program: string, args: readonly string[], env: NodeJS.ProcessEnv, timeout: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(program, args, { env, timeout }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${String(stderr).trim() || error.message}`));
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ENOENT') reject(new Error(`no ${program} here: submit from a Slurm login node, or only write the scripts (dry run)`));
+      else if (error) reject(new Error(`${String(stderr).trim() || error.message}`));
       else resolve(String(stdout));
     });
   });
