@@ -27,6 +27,10 @@ export * from './pipeline';
 export { assertShard, describeShard, inShard, parseShard, shardFromEnv, shardTasks, ShardError, SHARDS_ENV } from './shard';
 export type { Shard, ShardFromEnvOptions, ShardSource } from './shard';
 export type { ValidateShardResult } from './validate';
+export { formatRunStatus, runStatus } from './status';
+export { ASIDE_DIR, ClaimLostError, ClaimSchema, EpisodeClaims, readClaims, WORK_DIR } from './agent/claims';
+export type { Acquired, ClaimRecord, ClaimsOptions, FoundClaim, HeldClaim } from './agent/claims';
+export type { RunningEpisode, RunStatus, RunStatusOptions, ShardStatus } from './status';
 
 // Issue 10: the pipeline on Slurm (sbatch scripts chained with afterok, an attempt array of shards).
 export { slurmPlan, shellQuote, SLURM_STAGES, SLURM_STAGE_ONLY } from './slurm/plan';
