@@ -105,7 +105,8 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
     expect(submitted.code, submitted.stderr).toBe(0);
     const ids = [...submitted.stdout.matchAll(/^ {2}(propose|attempt|judge|rows) +job (\d+)/gm)].map((m) => m[2]!);
     expect(ids, submitted.stdout).toHaveLength(4);
-    expect(submitted.stdout).toContain(`taskgen status ${shellQuote(path.join(sharded, 'run'))}`);
+    const status = `taskgen status ${shellQuote(path.join(sharded, 'run'))} --shards ${SHARDS}`;
+    expect(submitted.stdout).toContain(status);
     expect(submitted.stdout).toContain("NOTE: --sandbox: the jobs use the sandbox's offline stand-ins");
     expect(submitted.stdout).toContain(`sbatch --array=3,7 ${shellQuote(path.join(sharded, 'slurm', 'attempt.sbatch'))}`);
 
@@ -134,6 +135,12 @@ describe.skipIf(unavailable !== null)('taskgen slurm on a private single-node Sl
       const text = await readFile(file, 'utf8');
       for (const url of ports) expect(text.includes(url), `${file} names ${url}`).toBe(false);
     }
+
+    // the status command the output names sees every shard done
+    const watched = await cli(['status', path.join(sharded, 'run'), '--shards', String(SHARDS)]);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toContain(`3 of 3 episodes done`);
+    expect(watched.stdout).toContain('all done');
 
     const a = await outputsOf(whole);
     const b = await outputsOf(sharded);

@@ -122,7 +122,7 @@ function describeJobs(plan: SlurmPlan, jobs: readonly SlurmJob[]): string {
   lines.push(
     'watch:',
     `  squeue -u "$USER"${arrayJob ? `   (the attempt array is ${arrayJob.id}_0 .. ${arrayJob.id}_${plan.shards - 1})` : ''}`,
-    `  taskgen status ${shellQuote(path.join(plan.dir, 'run'))}   (done / running / to do per shard)`,
+    `  taskgen status ${shellQuote(path.join(plan.dir, 'run'))} --shards ${plan.shards}   (done / running / to do per shard, and the shards to rerun)`,
     'an attempt task died? rerun its indexes, then the rest after them:',
     `  taskgen slurm --from attempt --array 3,7 ... (the same flags), or by hand: sbatch --array=3,7 ${shellQuote(attempt.file)}`,
     '  (the judge job waits for the whole array with afterok: when an index failed, Slurm holds it as DependencyNeverSatisfied;',
