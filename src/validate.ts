@@ -8,6 +8,7 @@ import path from 'node:path';
 import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
 import { readJsonFileIfExists, readJsonl } from './io';
+import { syncRunFiles } from './agent/run-dir';
 import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
@@ -143,6 +144,7 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
   const store = options.store ?? nodeStore();
   if (options.shard) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
+  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
   const results = await readResults(store, run, options);
   const judged = await judgeRun(run, { ...options, store });
   const pairs = (

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCatalog, startSandbox, type SandboxServer } from '../sandbox/index';
-import { runStatus } from '../src/index';
+import { fakeLLM, runStatus, validate } from '../src/index';
 import { finish, runCli, spawnScript, type Finished } from './helpers/cli';
 
 // Many `taskgen attempt` processes on one run dir (DESIGN.md §8), with the sandbox's stand-in oracle: three
@@ -122,6 +122,13 @@ describe('many attempt processes on one run dir', () => {
     const claim = JSON.parse(await read(path.join(shared, '_aside', aside[0]!, 'claim.json')));
     expect(claim).toMatchObject({ task_id: killedTask, pid: victim.pid, shard: '1/3' });
     expect((await readdir(path.join(shared, '_aside', aside[0]!, 'screenshots'))).length).toBeGreaterThan(0);
+
+    // A writer that died between writing an older view of results.jsonl and checking it: validate re-derives it.
+    const results = await read(path.join(whole, 'results.jsonl'));
+    await writeFile(path.join(shared, 'results.jsonl'), results.split('\n')[0] + '\n');
+    const scored = await validate(shared, { llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }) });
+    expect(scored.report.overall.episodes).toBe(6);
+    expect(await read(path.join(shared, 'results.jsonl'))).toBe(results);
 
     const final = await runCli(['status', shared]);
     expect(final.code).toBe(0);

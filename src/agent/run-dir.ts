@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { FileStore } from '../fs/types';
 import { readTextIfExists } from '../fs/types';
 import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
-import { ASIDE_DIR } from './claims';
+import { ASIDE_DIR, WORK_DIR } from './claims';
 import { EPISODE_FILES } from './recorder';
 
 /** The run's file names. */
@@ -149,6 +149,21 @@ function parseTasks(text: string, file: string, warn: (message: string) => void)
     }
   });
   return { tasks: out, clean };
+}
+
+/**
+ * Re-derives `results.jsonl` of a run that this library's `attempt` wrote (it has a `_work/` dir) from its
+ * finished episodes, in `tasks.jsonl` order, so a reader after a multi-process run sees what one process would
+ * have written even if a writer died between its write and its check. Other runs (the seed's) are left as
+ * they are. Returns whether it wrote.
+ */
+export async function syncRunFiles(store: FileStore, run: string): Promise<boolean> {
+  if (!(await store.exists(path.posix.join(run, WORK_DIR)))) return false;
+  const text = await readTextIfExists(store, path.posix.join(run, RUN_FILES.tasks));
+  const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
+  if (!tasks.some((t) => t.verifier)) return false;
+  await syncResults(store, run, tasks.map((t) => t.task_id), new Map());
+  return true;
 }
 
 /** Writes `results.jsonl`: `{task_id, ok}` for each verified finished episode, in task order. */
