@@ -8,6 +8,7 @@ import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
+import { register as registerSlurm } from './cli/slurm';
 import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
 
@@ -16,7 +17,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

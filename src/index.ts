@@ -246,12 +246,23 @@ export {
   type ReadJsonlOptions,
 } from './files';
 
-// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE) and their progress.
+// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE), their progress,
+// and the whole run as sbatch scripts chained with afterok.
 export {
   shardTasks,
   shardFromEnv,
   parseShard,
   runStatus,
+  slurmPlan,
+  writeSlurmScripts,
+  submitSlurm,
+  type SlurmAgent,
+  type SlurmPlan,
+  type SlurmPlanOptions,
+  type SlurmScript,
+  type SlurmStage,
+  type SlurmJob,
+  type SubmitSlurmOptions,
   type Shard,
   type ShardFromEnvOptions,
   type ShardSource,
@@ -263,7 +274,7 @@ export {
 
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './errors';
-export { ShardError } from './shards';
+export { ShardError, SlurmSubmitError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { EvidenceError } from './judge';
