@@ -128,7 +128,7 @@ export interface ValidateResult {
  */
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult> {
   const store = options.store ?? nodeStore();
-  const results = await readResults(store, run, options);
+  const results = await readVerifierResults(store, run, options);
   const judged = await judgeRun(run, { ...options, store });
   const pairs = (
     await Promise.all(
@@ -155,8 +155,16 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   return { report, judged, pairs };
 }
 
-// task_id -> bool(ok), as the seed's dict comprehension: the first results file found, the last line winning.
-async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
+/**
+ * A run's verifier results, `task_id -> bool(ok)`, as the seed's dict comprehension reads them: the first of
+ * `results_regraded.jsonl` and `results.jsonl` found, the last line of a task id winning; bad lines and a run
+ * without results are reported as warnings.
+ */
+export async function readVerifierResults(
+  store: FileStore,
+  run: string,
+  options: { readonly onEvent?: ValidateOptions['onEvent'] } = {},
+): Promise<Map<string, boolean>> {
   const results = new Map<string, boolean>();
   for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
     const file = path.posix.join(run, name);

@@ -8,8 +8,10 @@ import { pyStrip } from '../py/text';
 export interface PickScreenshotsOptions {
   /** Where the episode lives. Default the local disk. */
   readonly store?: FileStore;
-  /** How many screenshots at most. Default 10, as the seed. */
+  /** How many screenshots at most. Default 10, as the seed; 0 picks none. */
   readonly k?: number;
+  /** Which, when there are more than `k`: `seed` (the first quarter, then the end; the default) or `last`. */
+  readonly pick?: 'seed' | 'last';
 }
 
 const STEP_SHOT = /^step_[\s\S]*\.png$/;
@@ -23,10 +25,13 @@ function stepNumber(name: string): number | undefined {
 
 /**
  * The seed's choice among `shots` (in episode order): all of them when there are at most `k`, else the first
- * `max(1, k // 4)` and the last `k - head` (the start, then the end of the episode).
+ * `max(1, k // 4)` and the last `k - head` (the start, then the end of the episode); with `pick: 'last'` the
+ * last `k`; none when `k` is 0.
  */
-export function chooseScreenshots<T>(shots: readonly T[], k = 10): T[] {
+export function chooseScreenshots<T>(shots: readonly T[], k = 10, pick: 'seed' | 'last' = 'seed'): T[] {
+  if (k <= 0) return [];
   if (shots.length <= k) return [...shots];
+  if (pick === 'last') return shots.slice(-k);
   const head = Math.max(1, Math.floor(k / 4));
   return [...shots.slice(0, head), ...shots.slice(-(k - head))];
 }
@@ -49,5 +54,5 @@ export async function pickScreenshots(episode: string, options: PickScreenshotsO
   const shots = steps.map((s) => path.posix.join(dir, s.name));
   const final = path.posix.join(episode, 'final.png');
   if (await store.exists(final)) shots.push(final);
-  return chooseScreenshots(shots, options.k ?? 10);
+  return chooseScreenshots(shots, options.k ?? 10, options.pick);
 }
