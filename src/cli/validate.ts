@@ -31,7 +31,7 @@ export function register(program: Command): void {
           'the figures cover the judged episodes, and the command exits 1 when some were not judged',
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
-    const { options, meter, stop } = judgePass(flags);
+    const { options, meter, stop } = await judgePass(flags);
     const { report, judged } = await validate(run, options).finally(stop);
     process.stdout.write(`${formatJudgeSummary(judged.summary)}\n${formatScore(report.overall)}\n`);
     const rows = [
