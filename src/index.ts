@@ -23,3 +23,51 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+
+// Judge variants and the judge lab (issue 13)
+export {
+  DEFAULT_VARIANT,
+  EVIDENCE_PARTS,
+  JudgeVariantSpecSchema,
+  PRESETS,
+  PRESET_NAMES,
+  SEED_TEMPLATE,
+  TEMPLATE_FIELDS,
+  TemplateError,
+  checkTemplate,
+  fillTemplate,
+  isSeedJudge,
+  loadVariant,
+  resolveVariant,
+  sectionTemplate,
+  systemFor,
+  templateFields,
+  type EvidencePart,
+  type JudgeVariant,
+  type JudgeVariantSpec,
+  type PresetName,
+  type ResolveVariantOptions,
+  type TemplateField,
+} from './judge/variant';
+export { combineVotes } from './judge/episode';
+export { judgePromptParts } from './judge/prompt';
+export { labDirOf, variantJudgeDir } from './judge/run';
+export { readVerifierResults } from './validate';
+export { judgeLab, type JudgeLabOptions, type JudgeLabResult, type LabEvent } from './lab/lab';
+export { comparePaired, mcnemarExact, type PairedComparison, type PairedVerdicts } from './lab/stats';
+export { formatLab } from './lab/format';
+export { formatP, renderLabHtml } from './lab/html';
+export {
+  LabComparisonSchema,
+  LabDisagreementSchema,
+  LabReportSchema,
+  LabScoreSchema,
+  LabUsageSchema,
+  LabVariantSchema,
+  type LabComparison,
+  type LabDisagreement,
+  type LabReport,
+  type LabScore,
+  type LabUsage,
+  type LabVariant,
+} from './lab/types';

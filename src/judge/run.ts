@@ -138,7 +138,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const model = options.model ?? options.llm.modelId;
   const seedJudge = isSeedJudge(options.variant);
   const judgeDir = options.judgeDir ?? (seedJudge ? judgeDirOf(run) : variantJudgeDir(run, options.variant!.name));
-  if (!seedJudge && path.posix.normalize(judgeDir) === path.posix.normalize(judgeDirOf(run))) {
+  if (!seedJudge && path.resolve(judgeDir) === path.resolve(judgeDirOf(run))) {
     throw new Error(`judge variant ${options.variant!.name} would write into ${judgeDir}, which holds the seed's judge's records: give it a dir of its own`);
   }
   await store.mkdir(judgeDir);
