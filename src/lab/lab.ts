@@ -90,7 +90,7 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
     const llm = options.llmFor?.(variant) ?? options.llm;
     if (!llm) throw new Error(`no judge model for variant ${variant.name}: give llm or llmFor`);
     const judgeDir = variantJudgeDir(run, variant.name);
-    await pinVariant(store, judgeDir, variant);
+    await pinVariant(store, judgeDir, { ...variant, model: variant.model ?? llm.modelId });
     judged.set(
       variant.name,
       await judgeRun(run, {
@@ -131,7 +131,7 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
   return { report, json, html, judged };
 }
 
-// Records of a variant stay valid only for the same set-up: a changed one under the same name is refused.
+// Records of a variant stay valid only for the same set-up and model: a changed one under the same name is refused.
 async function pinVariant(store: FileStore, judgeDir: string, variant: JudgeVariant): Promise<void> {
   const file = path.posix.join(judgeDir, '_variant.json');
   const text = `${JSON.stringify(variant, null, 1)}\n`;
@@ -140,7 +140,7 @@ async function pinVariant(store: FileStore, judgeDir: string, variant: JudgeVari
   if (existing !== text) {
     throw new InputError(
       { file },
-      `judge variant ${variant.name} has changed since its records were made: give the changed set-up a new name, or move ${judgeDir} away to judge again`,
+      `judge variant ${variant.name} (model ${variant.model}) differs from the set-up its records in ${judgeDir} were made with (see _variant.json there): give it a new name, or move that dir away to judge again`,
     );
   }
 }
