@@ -264,7 +264,7 @@ export async function resolveVariant(
   checkOrThrow(template, shows, { file: where, field: spec.prompt ? 'prompt' : 'template' });
   return {
     name: spec.name,
-    description: spec.description ?? `${base.name} with changes`,
+    description: spec.description ?? describeChanges(base.name, spec),
     ...(spec.model ? { model: spec.model } : {}),
     ...(spec.endpoint ? { endpoint: spec.endpoint } : {}),
     system: spec.system ?? (spec.shows || spec.screenshots !== undefined ? systemFor(shows, screenshots > 0) : base.system),
@@ -276,6 +276,15 @@ export async function resolveVariant(
     combine: spec.combine ?? base.combine,
     temperature: spec.temperature ?? base.temperature,
   };
+}
+
+// `seed, votes 3, temperature 1`: the base and what the spec changes, for a variant without a description.
+function describeChanges(base: string, spec: JudgeVariantSpec): string {
+  const keys = ['model', 'shows', 'screenshots', 'pick', 'votes', 'combine', 'temperature'] as const;
+  const changes = keys.filter((k) => spec[k] !== undefined).map((k) => `${k} ${Array.isArray(spec[k]) ? (spec[k] as string[]).join('+') : String(spec[k])}`);
+  if (spec.prompt ?? spec.template) changes.push('own prompt');
+  if (spec.system) changes.push('own system prompt');
+  return [base, ...changes].join(', ');
 }
 
 function checkOrThrow(template: string, shows: readonly EvidencePart[], where: { file: string; field: string }): void {

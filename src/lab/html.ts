@@ -111,7 +111,8 @@ export function renderLabHtml(report: LabReport): string {
 <meta http-equiv="Content-Security-Policy" content="${e(CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>taskgen judge lab: ${e(report.run)}</title>
-<style>${REPORT_CSS}</style>
+<style>${REPORT_CSS}
+#variants td.num, #comparisons td.num { white-space: nowrap; }</style>
 </head>
 <body>
 <header>
