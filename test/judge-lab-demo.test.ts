@@ -94,6 +94,11 @@ describe('the demo\'s judge lab', () => {
     expect(v).toMatchObject({ votes: 2, judged: report.episodes, model: 'gemini-2.5-flash', usage: { calls: 2 * report.episodes, input_tokens: 2000 * report.episodes } });
     expect(v.usage.cost).toBeCloseTo((2000 * 0.3 + 40 * 2.5) * report.episodes / 1e6, 10);
     expect(first.stdout).toMatch(/two-votes +n= +\d+ +agreement /);
+    // taskgen validate --variant: the lab's records reused, the report beside them
+    const validated = await runCli(['validate', human(), '--variant', variantFile], { env });
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(gemini.requests.length).toBe(2 * report.episodes);
+    expect(await fs.readdir(path.join(lab(), 'two-votes'))).toContain('_validate.json');
     expect(await fs.readdir(defaultDir)).toEqual(before);
   });
 });
