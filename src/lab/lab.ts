@@ -89,13 +89,17 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
     options.onEvent?.({ type: 'variant', variant, index, total: variants.length });
     const llm = options.llmFor?.(variant) ?? options.llm;
     if (!llm) throw new Error(`no judge model for variant ${variant.name}: give llm or llmFor`);
+    const bare = (name: string) => name.replace(/^models\//, '');
+    if (variant.model && bare(variant.model) !== bare(llm.modelId)) {
+      throw new Error(`judge variant ${variant.name} names the model ${variant.model}, but was given ${llm.modelId}: give llmFor a model per variant`);
+    }
     const judgeDir = variantJudgeDir(run, variant.name);
-    await pinVariant(store, judgeDir, { ...variant, model: variant.model ?? llm.modelId });
+    await pinVariant(store, judgeDir, { ...variant, model: llm.modelId });
     judged.set(
       variant.name,
       await judgeRun(run, {
         llm,
-        model: variant.model ?? llm.modelId,
+        model: llm.modelId,
         variant,
         judgeDir,
         extraFields: true,
