@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
 import { register as registerJudge } from './cli/judge';
+import { register as registerJudgeLab } from './cli/judge-lab';
 import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerReport } from './cli/report';
@@ -17,7 +18,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

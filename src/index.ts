@@ -126,6 +126,30 @@ export {
   type ValidateShardResult,
 } from './validate';
 
+// Choosing a judge: judge variants (presets seed, no-evidence, text-only, last-3-shots; template files; votes)
+// and the judge lab, which measures them against the verifiers and against each other.
+export {
+  judgeLab,
+  resolveVariant,
+  loadVariant,
+  PRESET_NAMES,
+  TemplateError,
+  mcnemarExact,
+  formatLab,
+  wilsonInterval,
+  LabReportSchema,
+  type JudgeVariant,
+  type JudgeVariantSpec,
+  type PresetName,
+  type EvidencePart,
+  type ResolveVariantOptions,
+  type JudgeLabOptions,
+  type JudgeLabResult,
+  type LabEvent,
+  type PairedComparison,
+  type LabReport,
+} from './lab';
+
 // Step 5, rows: the judged successes as training rows under a step budget.
 export {
   selectRows,

@@ -147,7 +147,7 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   const store = options.store ?? nodeStore();
   if (options.shard) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
   await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
-  const results = await readResults(store, run, options);
+  const results = await readVerifierResults(store, run, options);
   const judged = await judgeRun(run, { ...options, store });
   const pairs = (
     await Promise.all(
@@ -174,9 +174,17 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   return { report, judged, pairs };
 }
 
-// task_id -> ok, as the seed's dict comprehension (the first results file found) but strict where the seed trusts
-// anything: `ok` must be a boolean, a task id listed twice must have one result, and a results file must hold one.
-async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
+/**
+ * A run's verifier results, `task_id -> ok`, as the seed's dict comprehension reads them (the first of
+ * `results_regraded.jsonl` and `results.jsonl` found) but strict where the seed trusts anything: `ok` must be a
+ * boolean, a task id listed twice must have one result, and a results file must hold one. A run without results
+ * gives an empty map and a warning.
+ */
+export async function readVerifierResults(
+  store: FileStore,
+  run: string,
+  options: { readonly onEvent?: ValidateOptions['onEvent'] } = {},
+): Promise<Map<string, boolean>> {
   const results = new Map<string, { ok: boolean; line: number }>();
   for (const name of RESULTS_FILES) {
     const file = path.posix.join(run, name);

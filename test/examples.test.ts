@@ -75,5 +75,12 @@ describe('examples', () => {
     expect(r.stdout).toMatch(/^judge stand-in-judge on 2 episodes: agreement /m);
     expect(existsSync(path.join(`${run}_judge`, '_validate.json'))).toBe(true);
     expect(existsSync(path.join(`${run}_report`, 'index.html'))).toBe(true);
+
+    // the judge lab on that run: no episode attempted again, 5 variants compared
+    const lab = await example('judge-lab.ts', [run], { SITES: 'mail-02' });
+    expect(lab.code, lab.stderr).toBe(0);
+    expect(lab.stdout).toMatch(/^judge lab on .*: 2 episodes with verifier results$/m);
+    expect(lab.stdout).toMatch(/^ {2}seed-3-votes +n= +2 .* 6 calls /m);
+    expect(existsSync(path.join(`${run}_judge`, 'lab', 'lab.html'))).toBe(true);
   });
 });

@@ -8,12 +8,24 @@
  * verifier would (state checks from the recorded changes); without it, it parses the answer, the request lines
  * and the change lines out of the prompt (which may have cut them short) and rebuilds the changed rows from the
  * site's own data.
+ *
+ * It reads only what the prompt shows, and errs in set, documented ways when shown less (so judge variants differ
+ * in the lab as a real judge's might; the sizes are the stand-in's settings, not measurements of any model):
+ * - evidence hidden (no request log and no data changes: a live-web judge): it cannot check what the session
+ *   changed, so on action tasks it believes the agent finished unless the agent's answer reports a failure
+ *   (false positives on episodes that stopped early);
+ * - no screenshots (the prompt does not say that screenshots follow): it cannot compare an answer with the page, so on information tasks it accepts any answer that
+ *   is not empty and not a failure report (false positives on wrong answers);
+ * - fewer screenshots than the episode has (given the run dir): it misses steps and flips `missedShotsNoise` of
+ *   verdicts (seeded per task).
+ * With `estimateUsage` it reports estimated tokens (characters / 4, 1,300 per screenshot), so variants differ
+ * in tokens as they would; they are estimates, and the stand-in costs nothing.
  * @module
  */
 import path from 'node:path';
 import { nodeStore } from '../../src/fs/node';
 import type { FileStore } from '../../src/fs/types';
-import { ZERO_USAGE, type Completion, type LanguageModel } from '../../src/llm/types';
+import { ZERO_USAGE, type CompleteOptions, type Completion, type LanguageModel } from '../../src/llm/types';
 import { GradeInputsSchema, TaskSchema, VerifierSchema, type Change, type LogEntry, type Task, type Verifier } from '../../src/schemas';
 import { verifyEpisode, type EpisodeEvidence } from '../../src/verify';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
@@ -34,7 +46,17 @@ export interface SandboxJudgeOptions {
   readonly catalog?: SiteCatalog;
   /** Default `stand-in-judge`. */
   readonly modelId?: string;
+  /** The share of verdicts flipped when the judge is sent fewer screenshots than the episode has. Default 0.15. */
+  readonly missedShotsNoise?: number;
+  /** Report estimated token counts (characters / 4, 1,300 per screenshot) instead of zero. Default false. */
+  readonly estimateUsage?: boolean;
 }
+
+/** Tokens the stand-in counts per screenshot when it estimates usage (about what a 1280x800 PNG costs a VLM). */
+export const STAND_IN_IMAGE_TOKENS = 1300;
+
+// An answer in which the agent says it did not get there (the stand-in agent's own failure reports included).
+const FAILURE_ANSWER = /^(stand-in oracle:|I could not|I couldn't|unable|failed)/i;
 
 function section(prompt: string, head: string, next: string): string {
   const start = prompt.indexOf(head);
@@ -148,12 +170,20 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
     const g = parsed.data;
     return { answer: typeof g.answer === 'string' ? g.answer : '', log: g.log ?? [], changes: g.changes ?? [] };
   };
+  // The episode's screenshots (steps and final), to tell when the judge was sent fewer.
+  const shotCount = async (taskId: string): Promise<number> => {
+    if (!options.runDir) return 0;
+    const steps = await store.list(path.join(options.runDir, taskId, 'screenshots')).catch(() => []);
+    const final = (await store.exists(path.join(options.runDir, taskId, 'final.png'))) ? 1 : 0;
+    return steps.filter((e) => !e.isDirectory && /^step_.*\.png$/.test(e.name)).length + final;
+  };
   return {
     provider: STAND_IN_PROVIDER,
     modelId,
-    async complete(prompt: string): Promise<Completion> {
+    async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const instruction = /^TASK: (.*)$/m.exec(prompt)?.[1] ?? '';
       const task = (await tasksOfRun()).get(instruction);
+      const hidesEvidence = !prompt.includes('\nSERVER REQUESTS OF THE SESSION') && !prompt.includes('\nDATA CHANGES OF THE SESSION');
       const recorded = task ? await gradeInputs(task.task_id) : undefined;
       const site = task?.site ?? [...prompt.matchAll(/^[A-Z]+ (\/sites\/\S+)/gm)].map((m) => siteOfPath(m[1] ?? '')).find(Boolean);
       const evidence = recorded ?? evidenceFromPrompt(prompt, site ? rowsOf(site) : undefined);
@@ -173,7 +203,28 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
         ok = !ok;
         parts.push({ part: 'stand-in judge noise', done: ok, evidence: 'the stand-in judge flipped this verdict on purpose' });
       }
-      return { text: JSON.stringify({ parts, verdict: ok ? 'SUCCESS' : 'NOT SUCCESS' }), usage: ZERO_USAGE, model: modelId };
+      const kind = task?.task_kind ?? (site ? bankTask(catalog(), site, instruction)?.task_kind : undefined);
+      const answer = section(prompt, "AGENT'S FINAL ANSWER:", '\n\n');
+      const claimed = answer !== '' && answer !== '(none)' && !FAILURE_ANSWER.test(answer);
+      const images = call.images?.length ?? 0;
+      if (!ok && hidesEvidence && kind === 'action' && !FAILURE_ANSWER.test(answer)) {
+        ok = true;
+        parts.push({ part: 'stand-in judge without evidence', done: true, evidence: 'no data changes shown: the stand-in believes the agent finished' });
+      }
+      if (!ok && !prompt.includes('Screenshots of the episode follow') && kind === 'info' && claimed) {
+        ok = true;
+        parts.push({ part: 'stand-in judge without screenshots', done: true, evidence: 'no screenshots: the stand-in accepts the answer given' });
+      }
+      const shots = task && images > 0 ? await shotCount(task.task_id) : 0;
+      if (images < shots && unitHash(`${seed}:shots:${site ?? ''}:${instruction}`) < (options.missedShotsNoise ?? 0.15)) {
+        ok = !ok;
+        parts.push({ part: 'stand-in judge missed steps', done: ok, evidence: `saw ${images} of ${shots} screenshots: the stand-in flipped this verdict` });
+      }
+      const text = JSON.stringify({ parts, verdict: ok ? 'SUCCESS' : 'NOT SUCCESS' });
+      const usage = options.estimateUsage
+        ? { inputTokens: Math.ceil((prompt.length + (call.system?.length ?? 0)) / 4) + images * STAND_IN_IMAGE_TOKENS, outputTokens: Math.ceil(text.length / 4) }
+        : ZERO_USAGE;
+      return { text, usage, model: modelId };
     },
   };
 }

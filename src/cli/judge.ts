@@ -7,6 +7,7 @@ import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { formatFailure } from '../failures';
 import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
+import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
@@ -24,6 +25,7 @@ export interface JudgeFlags extends ShardFlags {
   apiKeyEnv?: string;
   tasks?: string;
   timeout: number;
+  variant?: string;
 }
 
 /** Adds the flags `judge` and `validate` share. */
@@ -34,25 +36,41 @@ export function judgeOptions(command: Command): Command {
     .option('--model <name>', 'the judge model', DEFAULT_GEMINI_MODEL)
     .option('--endpoint <url>', 'an OpenAI-compatible server for --model (vLLM...)')
     .option('--api-key-env <name>', 'the environment variable holding the API key')
-    .option('--tasks <file>', "a tasks file read after the run's own tasks.jsonl (human tasks, annotations)");
+    .option('--tasks <file>', "a tasks file read after the run's own tasks.jsonl (human tasks, annotations)")
+    .option(
+      '--variant <name|file.json>',
+      `a judge variant: a preset (${PRESET_NAMES.join(', ')}) or a variant file; other than seed, records go to <run>_judge/lab/<name>/`,
+    );
 }
 
-/** The judge model the flags name, metered, with its description printed on stderr. */
-function judgeModel(flags: JudgeFlags, meter: UsageMeter): LanguageModel {
+/** The judge model the flags (or the variant, when it names one) name, metered, with its description printed on stderr. */
+function judgeModel(flags: JudgeFlags, meter: UsageMeter, variant?: JudgeVariant): LanguageModel {
   const model = resolveModel({
-    model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, timeoutMs: flags.timeout * 1000,
+    model: variant?.model ?? flags.model,
+    endpoint: variant?.endpoint ?? flags.endpoint,
+    apiKeyEnv: flags.apiKeyEnv,
+    timeoutMs: flags.timeout * 1000,
   });
-  process.stderr.write(`judge: ${model.description}\n`);
+  process.stderr.write(`judge: ${model.description}${variant ? `, variant ${variant.name}` : ''}\n`);
   return withUsage(model, meter, { step: 'judge' });
 }
 
 /** What `judge` and `validate` run with: the judge pass's options from the flags, its meter, and the printer's stop. */
-export function judgePass(flags: JudgeFlags): { options: JudgeRunOptions; meter: UsageMeter; stop: () => void } {
+export async function judgePass(flags: JudgeFlags): Promise<{ options: JudgeRunOptions; meter: UsageMeter; stop: () => void }> {
+  const variant = flags.variant === undefined ? undefined : await loadVariant(flags.variant);
   const meter = new UsageMeter();
-  const llm = judgeModel(flags, meter);
+  const llm = judgeModel(flags, meter, variant);
   const sharded = resolveShard(flags);
   const printer = judgePrinter({ ...(sharded ? { from: sharded.from } : {}) });
-  const options = { llm, model: flags.model, workers: flags.workers, tasks: flags.tasks, onEvent: printer.onEvent, ...(sharded ? { shard: sharded.shard } : {}) };
+  const options = {
+    llm,
+    model: variant?.model ?? flags.model,
+    workers: flags.workers,
+    tasks: flags.tasks,
+    variant,
+    onEvent: printer.onEvent,
+    ...(sharded ? { shard: sharded.shard } : {}),
+  };
   return { options, meter, stop: printer.stop };
 }
 
@@ -126,7 +144,7 @@ export function register(program: Command): void {
           'for them, so a rerun judges just those)',
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
-    const { options, meter, stop } = judgePass(flags);
+    const { options, meter, stop } = await judgePass(flags);
     const result = await judgeRun(run, options).finally(stop);
     process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);

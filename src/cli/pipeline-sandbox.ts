@@ -40,6 +40,8 @@ export interface SandboxSetup {
   /** The stand-ins, each labelled (provider `sandbox-stand-in`). */
   readonly proposer: LanguageModel;
   readonly judge: (target: JudgeTarget) => LanguageModel;
+  /** The stand-in judge for `--judge-lab` on a run: it also estimates tokens, so variants differ in them. */
+  readonly labJudge: (run: string) => LanguageModel;
   readonly policy: Policy;
   /** What each stand-in is, in words, for the CLI to print. */
   readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string };
@@ -72,6 +74,7 @@ export async function startSandboxSetup(options: SandboxSetupOptions): Promise<S
       humanTasks,
       proposer: sb.sandboxProposer(),
       judge: ({ run }) => sb.sandboxJudge({ runDir: run, noise: judgeNoise, seed }),
+      labJudge: (run) => sb.sandboxJudge({ runDir: run, noise: judgeNoise, seed, estimateUsage: true }),
       policy: sb.oraclePolicy({ tasks: humanTasks, failureRate, seed }),
       describe: {
         proposer: 'stand-in-proposer (sandbox stand-in, not a model: serves each site\'s bank of known tasks)',

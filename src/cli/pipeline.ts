@@ -15,6 +15,7 @@ import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import { createLimiter } from '../llm/limiter';
 import { UsageMeter } from '../llm/usage';
 import { assertPlainName } from '../names';
+import { pipelineLayout } from '../pipeline/layout';
 import { pipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';
 import type { PipelineConfig, PipelineStage } from '../pipeline/types';
@@ -25,6 +26,7 @@ import { miniwebSource } from '../source/miniweb';
 import { integer, numberBetween, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
+import { runPipelineLab } from './pipeline-lab';
 import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
 import { resolveShard, shardOptions } from './shard';
 
@@ -76,6 +78,7 @@ export interface PipelineFlags {
   progress: boolean;
   shard?: Shard;
   shards?: number;
+  judgeLab: boolean;
 }
 
 const REAL_COMMAND =
@@ -129,7 +132,8 @@ export function register(program: Command): void {
     .option('--action-timeout <s>', 'time limit of one element action in seconds (default 10)', integer(1))
     .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
     .option('--only <stages>', 'the only stages to run')
-    .option('--no-progress', 'no progress bars');
+    .option('--no-progress', 'no progress bars')
+    .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false);
   shardOptions(command).action(async (flags: PipelineFlags) => {
     await runPipeline(flags);
   });
@@ -176,6 +180,12 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     const standIns = standInRoles(models, runs);
     if (sandbox && standIns.length) process.stdout.write(`${standInNotice(sandbox, standIns)}\n`);
     if (!summary.complete) process.exitCode = 1;
+    if (flags.judgeLab) {
+      const judge = models.judge ?? sandbox?.labJudge(pipelineLayout(out).human);
+      if (!judge) throw new Error('--judge-lab needs a judge model (--judge-model) or --sandbox');
+      const complete = await runPipelineLab(out, judge, { standIn: !models.judge, workers: flags.workers });
+      if (!complete) process.exitCode = 1;
+    }
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

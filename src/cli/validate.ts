@@ -31,7 +31,7 @@ export function register(program: Command): void {
           'the figures cover the judged episodes, and the command exits 1 when some were not judged',
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
-    const { options, meter, stop } = judgePass(flags);
+    const { options, meter, stop } = await judgePass(flags);
     const { report, judged } = await validate(run, options).finally(stop);
     if (report === null) {
       // A shard judges its part; the figures are the whole run's, scored by the pass without a shard.

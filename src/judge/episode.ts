@@ -13,44 +13,47 @@ import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
 import { cpSlice, pyStrip } from '../py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
 import { EvidenceError } from './format';
-import { SYSTEM_JUDGE, judgePrompt } from './prompt';
+import { judgePromptParts } from './prompt';
 import { listScreenshots } from './screenshots';
+import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../fs/layout';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
-  /** The judge prompt (byte-identical to the seed's). */
+  /** The judge prompt (byte-identical to the seed's for the seed's judge). */
   readonly prompt: string;
+  /** The system prompt. */
+  readonly system: string;
   /** The chosen screenshots' paths, in the order they are sent. */
   readonly screenshots: readonly string[];
 }
 
 /**
  * Reads `<episode>/grade_inputs.json` and builds the judge prompt and the screenshot list, as `judge_episode`
- * does before calling the model. `null` when the episode has no grade inputs. Bad evidence throws an
- * {@link InputError} naming the file and the field.
+ * does before calling the model (or as the `variant` asks: its template, parts and screenshots). `null` when the
+ * episode has no grade inputs. Bad evidence throws an {@link InputError} naming the file and the field.
  */
 export async function buildJudgeRequest(
   episode: string,
   instruction: string,
-  options: { readonly store?: FileStore } = {},
+  options: { readonly store?: FileStore; readonly variant?: JudgeVariant } = {},
 ): Promise<JudgeRequest | null> {
-  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction);
+  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction, options.variant);
 }
 
 /** {@link buildJudgeRequest} on a given store (the library's internal callers always pass theirs). */
-export async function readJudgeRequest(store: FileStore, episode: string, instruction: string): Promise<JudgeRequest | null> {
+export async function readJudgeRequest(store: FileStore, episode: string, instruction: string, variant: JudgeVariant = PRESETS.seed): Promise<JudgeRequest | null> {
   const file = episodeFile(episode, 'gradeInputs');
   const inputs = await readJsonFileIfExists(store, file, GradeInputsSchema);
   if (inputs === null) return null;
   let prompt: string;
   try {
-    prompt = judgePrompt(instruction, inputs);
+    prompt = fillTemplate(variant.template, judgePromptParts(instruction, inputs, variant.shows));
   } catch (error) {
     if (error instanceof EvidenceError) throw new InputError({ file, field: error.field }, error.problem, { cause: error });
     throw error;
   }
-  return { prompt, screenshots: await listScreenshots(store, episode) };
+  return { prompt, system: variant.system, screenshots: await listScreenshots(store, episode, variant.screenshots, variant.pick) };
 }
 
 /** The two verdicts the judge may give. */
@@ -84,7 +87,7 @@ export interface JudgeEpisodeOptions {
   readonly episode: string;
   /** The task's instruction. */
   readonly instruction: string;
-  /** Where records go: `<run>_judge`. */
+  /** Where records go: `<run>_judge` (a variant's: `<run>_judge/lab/<name>`). */
   readonly judgeDir: string;
   /** The judge model. */
   readonly llm: LanguageModel;
@@ -92,23 +95,70 @@ export interface JudgeEpisodeOptions {
   readonly model?: string;
   /** Default the local disk. */
   readonly store?: FileStore;
-  /** Attempts at a verdict. Default 3, as the seed. */
+  /** Attempts at a verdict (per vote). Default 3, as the seed. */
   readonly tries?: number;
   /**
    * The task ids that have a record in `judgeDir`, from one listing of it (what {@link judgeRun} passes): only
    * those are read, which spares a failed open per new episode. Default: look for the record file.
    */
   readonly recorded?: ReadonlySet<string>;
+  /** The judge set-up. Default the seed's ({@link PRESETS}`.seed`), whose records are the seed's byte for byte. */
+  readonly variant?: JudgeVariant;
+  /**
+   * Whether the record carries, beside the seed's fields, the variant's name, the provider, the votes and the
+   * calls and tokens spent (what the lab counts). Default: for every variant but the seed's.
+   */
+  readonly extraFields?: boolean;
 }
 
 /** How {@link judgeEpisodeDetailed} ended. */
 export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
+
+/** What one vote (the seed's tries) ended with. */
+interface Vote {
+  response: string | null;
+  verdict: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInput[], tries: number, temperature: number): Promise<Vote> {
+  const out: Vote = { response: null, verdict: '', calls: 0, inputTokens: 0, outputTokens: 0 };
+  for (let i = 0; i < tries; i++) {
+    try {
+      out.calls++;
+      const completion = await llm.complete(request.prompt, { system: request.system, maxTokens: 8192, json: true, temperature, images });
+      out.inputTokens += completion.usage.inputTokens;
+      out.outputTokens += completion.usage.outputTokens;
+      out.response = completion.text;
+      out.verdict = parseVerdict(out.response);
+      if ((VERDICTS as readonly string[]).includes(out.verdict)) break;
+    } catch (error) {
+      // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
+      if (stopsStage(error)) throw error;
+      out.response = judgeError(error);
+      out.verdict = '';
+      // The adapter already gave a model that hangs a second chance; a third and fourth would only wait longer.
+      if (error instanceof LLMError && error.timedOut) break;
+    }
+  }
+  return out;
+}
+
+/** SUCCESS by a strict majority of the votes (a tie is NOT SUCCESS), or only when every vote says SUCCESS. */
+export function combineVotes(verdicts: readonly string[], combine: 'majority' | 'unanimity'): 'SUCCESS' | 'NOT SUCCESS' {
+  const yes = verdicts.filter((v) => v === 'SUCCESS').length;
+  const success = combine === 'unanimity' ? yes === verdicts.length && yes > 0 : yes * 2 > verdicts.length;
+  return success ? 'SUCCESS' : 'NOT SUCCESS';
+}
 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
 ): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState }> {
   const { store } = options;
+  const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = judgeRecordFile(options.judgeDir, taskId);
@@ -124,7 +174,7 @@ export async function judgeEpisodeDetailed(
     }
     return { record: cached, outcome: 'cached', identity };
   }
-  const request = await readJudgeRequest(store, options.episode, options.instruction);
+  const request = await readJudgeRequest(store, options.episode, options.instruction, variant);
   if (!request) return { record: null, outcome: 'no-inputs', identity };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
@@ -133,36 +183,19 @@ export async function judgeEpisodeDetailed(
       name: `${taskId}/${path.posix.relative(options.episode, shot)}`,
     })),
   );
-  let response: string | null = null;
-  let verdict = '';
-  for (let i = 0; i < (options.tries ?? 3); i++) {
-    try {
-      const completion = await options.llm.complete(request.prompt, {
-        system: SYSTEM_JUDGE,
-        maxTokens: 8192,
-        json: true,
-        temperature: 0,
-        images,
-      });
-      response = completion.text;
-      verdict = parseVerdict(response);
-      if ((VERDICTS as readonly string[]).includes(verdict)) break;
-    } catch (error) {
-      // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
-      if (stopsStage(error)) throw error;
-      response = judgeError(error);
-      verdict = '';
-      // The adapter already gave a model that hangs a second chance; a third and fourth would only wait longer.
-      if (error instanceof LLMError && error.timedOut) break;
-    }
-  }
-  const ok = (VERDICTS as readonly string[]).includes(verdict);
+  const votes: Vote[] = [];
+  for (let i = 0; i < variant.votes; i++) votes.push(await vote(options.llm, request, images, options.tries ?? 3, variant.temperature));
+  // Every vote needs a verdict; one without leaves the episode without one, to be judged again on the next pass.
+  const ok = votes.every((v) => (VERDICTS as readonly string[]).includes(v.verdict));
+  const verdict = ok ? combineVotes(votes.map((v) => v.verdict), variant.combine) : '';
   const record: JudgeRecord = {
     task_id: taskId,
     predicted_label: verdict === 'SUCCESS' ? 1 : 0,
     verdict: ok,
-    response,
+    response: votes.at(-1)!.response,
     model: options.model ?? options.llm.modelId,
+    // A variant's record carries what made it: the seed's record stays the seed's, field for field.
+    ...((options.extraFields ?? !isSeedJudge(options.variant)) ? variantFields(variant, votes, options.llm.provider) : {}),
   };
   // No verdict: nothing is written, so the next pass judges the episode again. The binding goes first (see
   // bindJudgeRecord); grade inputs were read, so the episode has an id.
@@ -172,6 +205,16 @@ export async function judgeEpisodeDetailed(
     await store.writeAtomic(dst, text);
   }
   return { record, outcome: ok ? 'judged' : 'no-verdict', identity };
+}
+
+function variantFields(variant: JudgeVariant, votes: readonly Vote[], provider: string) {
+  const sum = (k: 'calls' | 'inputTokens' | 'outputTokens') => votes.reduce((n, v) => n + v[k], 0);
+  return {
+    variant: variant.name,
+    provider,
+    ...(votes.length > 1 ? { votes: votes.map((v) => v.verdict), responses: votes.map((v) => v.response) } : {}),
+    usage: { calls: sum('calls'), input_tokens: sum('inputTokens'), output_tokens: sum('outputTokens') },
+  };
 }
 
 /**

@@ -48,14 +48,24 @@ export function fillJudgePrompt(p: JudgePromptParts): string {
  * const prompt = judgePrompt('Add the blue lamp to the cart', parseWith(GradeInputsSchema, json, { file }));
  */
 export function judgePrompt(instruction: string, inputs: GradeInputs): string {
-  const acts = formatActions(inputs.actions);
-  return fillJudgePrompt({
-    task: instruction,
-    n_act: acts.length,
-    actions: acts.join('\n') || '(none)',
-    answer: formatAnswer(inputs.answer),
-    log: formatLog(inputs.log),
-    changes: formatChanges(inputs.changes),
-    seen: cpSlice(lastSeen(inputs.seen), 0, 2500),
-  });
+  return fillJudgePrompt(judgePromptParts(instruction, inputs) as JudgePromptParts);
+}
+
+/**
+ * The values of the judge prompt's placeholders, formatted as the seed formats them; with `only`, just `task`
+ * and those parts (`n_act` with `actions`), so evidence a variant hides is never read.
+ */
+export function judgePromptParts(instruction: string, inputs: GradeInputs, only?: ReadonlyArray<'actions' | 'answer' | 'log' | 'changes' | 'seen'>): Partial<JudgePromptParts> & { task: string } {
+  const wanted = (part: 'actions' | 'answer' | 'log' | 'changes' | 'seen') => only === undefined || only.includes(part);
+  const parts: Partial<Record<keyof JudgePromptParts, string | number>> & { task: string } = { task: instruction };
+  if (wanted('actions')) {
+    const acts = formatActions(inputs.actions);
+    parts.n_act = acts.length;
+    parts.actions = acts.join('\n') || '(none)';
+  }
+  if (wanted('answer')) parts.answer = formatAnswer(inputs.answer);
+  if (wanted('log')) parts.log = formatLog(inputs.log);
+  if (wanted('changes')) parts.changes = formatChanges(inputs.changes);
+  if (wanted('seen')) parts.seen = cpSlice(lastSeen(inputs.seen), 0, 2500);
+  return parts as Partial<JudgePromptParts> & { task: string };
 }

@@ -15,6 +15,7 @@ import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
 import { shardTasks, type Shard } from '../shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
+import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
 
 export { judgeDirOf };
@@ -93,7 +94,7 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly model?: string;
   /** Episodes judged at once. Default 16. */
   readonly workers?: number;
-  /** Attempts at a verdict per episode. Default 3. */
+  /** Attempts at a verdict per episode (per vote). Default 3. */
   readonly tries?: number;
   /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
   readonly failFast?: number;
@@ -102,6 +103,15 @@ export interface JudgeRunOptions extends InstructionsOptions {
    * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
    */
   readonly shard?: Shard;
+  /** The judge set-up. Default the seed's judge, which writes the seed's records into `<run>_judge`. */
+  readonly variant?: JudgeVariant;
+  /**
+   * Where the records go. Default `<run>_judge` for the seed's judge, `<run>_judge/lab/<name>` for another
+   * variant (never `<run>_judge` itself: its records are the seed's judge's).
+   */
+  readonly judgeDir?: string;
+  /** Records carry the variant, votes, calls and tokens beside the seed's fields. Default: for variants other than the seed. */
+  readonly extraFields?: boolean;
 }
 
 /** What {@link judgeRun} returns. */
@@ -122,6 +132,17 @@ export interface JudgeRunResult {
   readonly failures: readonly CallFailure[];
 }
 
+/** Where the lab keeps a variant's records: `<run>_judge/lab/<variant>`. */
+export function variantJudgeDir(run: string, variant: string): string {
+  assertPlainName(variant, 'judge variant name');
+  return path.posix.join(labDirOf(run), variant);
+}
+
+/** The lab's dir of a run: `<run>_judge/lab` (its `lab.json`, `lab.html` and one records dir per variant). */
+export function labDirOf(run: string): string {
+  return path.posix.join(judgeDirOf(run), 'lab');
+}
+
 /**
  * The task ids with a record in a judge dir (its `<task_id>.json` files), from one listing: callers test this
  * set instead of opening each record file, which spares a failed open per task not yet judged.
@@ -133,7 +154,8 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
 
 /**
  * Judges every episode of a run, as the seed's `cmd_judge`: the episodes are the run's subdirs named by a known
- * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json`. One episode's error is
+ * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json` (with a `variant` other
+ * than the seed's, into `<run>_judge/lab/<name>/`). One episode's error is
  * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet.
  * @example
  * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
@@ -141,7 +163,11 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
 export async function judgeRun(run: string, options: JudgeRunOptions): Promise<JudgeRunResult> {
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
-  const judgeDir = judgeDirOf(run);
+  const seedJudge = isSeedJudge(options.variant);
+  const judgeDir = options.judgeDir ?? (seedJudge ? judgeDirOf(run) : variantJudgeDir(run, options.variant!.name));
+  if (!seedJudge && path.resolve(judgeDir) === path.resolve(judgeDirOf(run))) {
+    throw new Error(`judge variant ${options.variant!.name} would write into ${judgeDir}, which holds the seed's judge's records: give it a dir of its own`);
+  }
   // A mistyped run is an error, and leaves no `<run>_judge` behind.
   if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await readInstructions(run, { ...options, store });
@@ -177,6 +203,8 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
           store,
           tries: options.tries,
           recorded,
+          variant: options.variant,
+          extraFields: options.extraFields,
         });
         results[i] = record;
         if (identity === 'stale') {

@@ -9,8 +9,10 @@ import { episodeFile } from '../fs/layout';
 export interface PickScreenshotsOptions {
   /** Where the episode lives. Default the local disk. */
   readonly store?: FileStore;
-  /** How many screenshots at most. Default 10, as the seed. */
+  /** How many screenshots at most. Default 10, as the seed; 0 picks none. */
   readonly k?: number;
+  /** Which, when there are more than `k`: `seed` (the first quarter, then the end; the default) or `last`. */
+  readonly pick?: 'seed' | 'last';
 }
 
 const STEP_SHOT = /^step_[\s\S]*\.png$/;
@@ -24,10 +26,13 @@ function stepNumber(name: string): number | undefined {
 
 /**
  * The seed's choice among `shots` (in episode order): all of them when there are at most `k`, else the first
- * `max(1, k // 4)` and the last `k - head` (the start, then the end of the episode).
+ * `max(1, k // 4)` and the last `k - head` (the start, then the end of the episode); with `pick: 'last'` the
+ * last `k`; none when `k` is 0.
  */
-export function chooseScreenshots<T>(shots: readonly T[], k = 10): T[] {
+export function chooseScreenshots<T>(shots: readonly T[], k = 10, pick: 'seed' | 'last' = 'seed'): T[] {
+  if (k <= 0) return [];
   if (shots.length <= k) return [...shots];
+  if (pick === 'last') return shots.slice(-k);
   const head = Math.max(1, Math.floor(k / 4));
   return [...shots.slice(0, head), ...shots.slice(-(k - head))];
 }
@@ -38,11 +43,11 @@ export function chooseScreenshots<T>(shots: readonly T[], k = 10): T[] {
  * does not parse (the seed would crash) is left out.
  */
 export async function pickScreenshots(episode: string, options: PickScreenshotsOptions = {}): Promise<string[]> {
-  return listScreenshots(options.store ?? nodeStore(), episode, options.k);
+  return listScreenshots(options.store ?? nodeStore(), episode, options.k, options.pick);
 }
 
 /** {@link pickScreenshots} on a given store (the library's internal callers always pass theirs). */
-export async function listScreenshots(store: FileStore, episode: string, k = 10): Promise<string[]> {
+export async function listScreenshots(store: FileStore, episode: string, k = 10, pick: 'seed' | 'last' = 'seed'): Promise<string[]> {
   const dir = episodeFile(episode, 'screenshots');
   const steps: Array<{ name: string; n: number }> = [];
   for (const entry of await store.list(dir)) {
@@ -54,5 +59,5 @@ export async function listScreenshots(store: FileStore, episode: string, k = 10)
   const shots = steps.map((s) => path.posix.join(dir, s.name));
   const final = episodeFile(episode, 'final');
   if (await store.exists(final)) shots.push(final);
-  return chooseScreenshots(shots, k);
+  return chooseScreenshots(shots, k, pick);
 }

@@ -226,5 +226,16 @@ export const CLIENT_SCRIPT = String.raw`
   form.addEventListener('input', apply);
   more.addEventListener('click', showMore);
   apply();
+  // '#<task_id>' (the judge lab's links): that episode alone, opened
+  function openHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id || !episodes.some(function (ep) { return ep.id === id; })) return;
+    form.elements.q.value = id;
+    apply();
+    var d = Array.prototype.find.call(list.children, function (n) { return n.dataset.id === id; });
+    if (d) d.open = true;
+  }
+  window.addEventListener('hashchange', openHash);
+  openHash();
 })();
 `;

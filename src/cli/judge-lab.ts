@@ -1,0 +1,90 @@
+/**
+ * `taskgen judge-lab RUN`: every episode of a run with verifier results judged by several judge variants
+ * (records under `<run>_judge/lab/<variant>/`), measured against the verifiers and against a baseline variant.
+ * Prints the figures on stdout; progress, warnings and token use on stderr.
+ * @module
+ */
+import type { Command } from 'commander';
+import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
+import { formatLab } from '../lab/format';
+import { judgeLab } from '../lab/lab';
+import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
+import { createLimiter } from '../llm/limiter';
+import type { LanguageModel } from '../llm/types';
+import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
+import { fileUrl } from './format';
+import { integer } from './flags';
+import { resolveModel } from './models';
+
+interface LabFlags {
+  variant?: string[];
+  baseline: string;
+  workers: number;
+  model: string;
+  endpoint?: string;
+  apiKeyEnv?: string;
+  tasks?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** Registers `taskgen judge-lab`. */
+export function register(program: Command): void {
+  program
+    .command('judge-lab')
+    .description(
+      'judge every episode of a run with verifier results with several judge variants (records in <run>_judge/lab/<variant>/, ' +
+        'resumable; <run>_judge is not touched) and compare them: agreement, precision, recall with 95% Wilson intervals, ' +
+        'yield, calls, tokens and cost, per site and task kind, and against a baseline with an exact McNemar test; ' +
+        'writes <run>_judge/lab/lab.json and lab.html',
+    )
+    .argument('<run>', 'the run dir: episode dirs, tasks.jsonl and results.jsonl (or results_regraded.jsonl) from the verifiers')
+    .option('--variant <name|file.json>', `a judge variant, repeatable or comma-separated (default the presets: ${PRESET_NAMES.join(', ')})`, collect)
+    .option('--baseline <name>', 'the variant the others are compared with', 'seed')
+    .option('--workers <n>', 'episodes judged at once', integer(1), 16)
+    .option('--model <name>', 'the judge model of variants that name none', DEFAULT_GEMINI_MODEL)
+    .option('--endpoint <url>', 'an OpenAI-compatible server for --model (vLLM...)')
+    .option('--api-key-env <name>', 'the environment variable holding the API key')
+    .option('--tasks <file>', "a tasks file read after the run's own tasks.jsonl (human tasks, annotations)")
+    .action(async (run: string, flags: LabFlags) => {
+      const variants = await Promise.all((flags.variant ?? [...PRESET_NAMES]).map((v) => loadVariant(v)));
+      const meter = new UsageMeter();
+      const limiter = createLimiter({ concurrency: Math.max(16, flags.workers) });
+      const models = new Map<string, LanguageModel>();
+      const llmFor = (variant: JudgeVariant): LanguageModel => {
+        const key = JSON.stringify([variant.model ?? flags.model, variant.endpoint ?? flags.endpoint]);
+        let llm = models.get(key);
+        if (!llm) {
+          const model = resolveModel({ model: variant.model ?? flags.model, endpoint: variant.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter });
+          process.stderr.write(`judge: ${model.description}\n`);
+          llm = withUsage(model, meter, { step: 'judge-lab' });
+          models.set(key, llm);
+        }
+        return llm;
+      };
+      variants.forEach(llmFor); // a missing key fails before any judging
+      let unjudged = 0;
+      const { report, json, html } = await judgeLab(run, {
+        variants,
+        baseline: flags.baseline,
+        llmFor,
+        workers: flags.workers,
+        tasks: flags.tasks,
+        onEvent: (event) => {
+          if (event.type === 'variant') process.stderr.write(`variant ${event.index + 1}/${event.total}: ${event.variant.name} (${event.variant.description})\n`);
+          else if (event.type === 'judge') {
+            const e = event.event;
+            if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
+            else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
+            else if (e.type === 'done') unjudged += e.summary.errors + e.summary.no_verdict;
+          }
+        },
+      });
+      process.stdout.write(`${formatLab(report)}\nlab.json: ${json}\nlab.html: ${fileUrl(html)}\n`);
+      process.stderr.write(`${formatUsage(meter.summary())}\n`);
+      if (unjudged > 0) {
+        process.stderr.write(`${unjudged} variant judgments missing (errors or no verdict); rerun to retry them (judged ones are kept)\n`);
+        process.exitCode = 1;
+      }
+    });
+}

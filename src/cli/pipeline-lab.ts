@@ -1,0 +1,40 @@
+/**
+ * `taskgen pipeline --judge-lab`: after the pipeline, the judge lab on its human-task run (`<dir>/human`, which
+ * has verifier results) with the four preset variants; with `--sandbox` and no judge named, on the stand-in judge,
+ * whose variants differ in the ways its module documents.
+ * @module
+ */
+import { PRESET_NAMES } from '../judge/variant';
+import { formatLab } from '../lab/format';
+import { judgeLab } from '../lab/lab';
+import type { LanguageModel } from '../llm/types';
+import { pipelineLayout } from '../pipeline/layout';
+import { fileUrl } from './format';
+
+/** Runs the lab on `<out>/human` with `judge` and prints its figures; true when every variant judged every episode. */
+export async function runPipelineLab(out: string, judge: LanguageModel, options: { readonly standIn: boolean; readonly workers: number }): Promise<boolean> {
+  const run = pipelineLayout(out).human;
+  process.stdout.write(`judge lab on ${run} with the variants ${PRESET_NAMES.join(', ')}\n`);
+  let unjudged = 0;
+  const { report, json, html } = await judgeLab(run, {
+    llm: judge,
+    workers: options.workers,
+    onEvent: (event) => {
+      if (event.type !== 'judge') return;
+      const e = event.event;
+      if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
+      else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
+      else if (e.type === 'done') unjudged += e.summary.errors + e.summary.no_verdict;
+    },
+  });
+  const lines = [formatLab(report), `lab.json: ${json}`, `lab.html: ${fileUrl(html)}`];
+  if (options.standIn) {
+    lines.push(
+      'NOTE: STAND-IN JUDGE. The lab judged with the sandbox\'s stand-in judge, not a model: its variants differ in set ways',
+      '  (evidence hidden: believes action tasks done; no screenshots: accepts info answers; fewer screenshots: flips some),',
+      '  and its tokens are estimates. The figures show the lab working, not how real judges compare.',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return unjudged === 0;
+}
