@@ -23,3 +23,41 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+
+// Issue 15: Hugging Face–ready export with per-row provenance and a dataset card.
+export {
+  DEFAULT_JUDGE_VARIANT,
+  JUDGE_PROMPT_SHA256,
+  LIBRARY,
+  PROVENANCE_FIELDS,
+  ProvenanceSchema,
+  provenanceFileOf,
+  readEpisodeProvenance,
+  type EpisodeProvenanceInput,
+  type Provenance,
+  type ProvenancedEpisode,
+  type Recipe,
+} from './provenance';
+export {
+  EPISODE_FEATURES,
+  STEP_FEATURES,
+  exportDataset,
+  featuresToDict,
+  featuresToYaml,
+  huggingfaceMetadata,
+  loadEpisodes,
+  loadSteps,
+  parquetSchema,
+  shardFiles,
+  shardName,
+  type EpisodeRecord,
+  type ExportEvent,
+  type ExportOptions,
+  type ExportResult,
+  type Feature,
+  type Features,
+  type ImageValue,
+  type LoadOptions,
+  type SchemaElement,
+  type StepRecord,
+} from './export/index';

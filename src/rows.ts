@@ -13,6 +13,8 @@ import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
 import { compareCodePoints, pyIsBlank } from './py/text';
+import { InputError } from './errors';
+import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { JudgeRecordSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
 
 /** The skill-centric executor's training steps: the default budget. */
@@ -121,13 +123,16 @@ export interface WriteRowsOptions {
   readonly store?: FileStore;
   /** Files read or copied at once. Default 16. */
   readonly workers?: number;
+  /** What the run does not record, for `<out>_provenance.jsonl` (the proposer model, the judge variant). */
+  readonly recipe?: Recipe;
   readonly onEvent?: (event: RowsEvent) => void;
 }
 
 /**
  * Selects the rows ({@link selectRows}) and copies each picked `<run>/<task_id>/rows/` to `<out>/<task_id>/`
  * (hard links where the file system allows), then writes `<out>/_report.json` atomically as the seed does
- * (`json.dumps(report, indent=1)`). Every task id is checked to be a plain name before any path is built, and
+ * (`json.dumps(report, indent=1)`), and beside the rows dir `<out>_provenance.jsonl`: one line per selected
+ * episode, in selection order ({@link Provenance}), so the rows dir itself stays as the seed writes it. Every task id is checked to be a plain name before any path is built, and
  * the inputs are all read before anything is written.
  */
 export async function writeRows(options: WriteRowsOptions): Promise<RowsSelection> {
@@ -164,7 +169,24 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
     ),
   );
   await store.writeAtomic(path.posix.join(options.out, '_report.json'), pyDumps(selection.report, { indent: 1 }));
+  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, judgeDir, id, tasks))));
+  await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
   return selection;
+}
+
+// An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
+// warning: the rows step selects as the seed does, and `export` refuses such an episode later.
+async function rowsProvenance(store: FileStore, options: WriteRowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+  try {
+    const { provenance } = await readEpisodeProvenance({ store, run: options.run, judgeDir, taskId, recipe: options.recipe });
+    return provenance;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
+    const record = await readJsonFileIfExists(store, path.posix.join(judgeDir, `${taskId}.json`), JudgeRecordSchema).catch(() => null);
+    const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe: options.recipe });
+  }
 }
 
 function rowsDir(run: string, taskId: string): string {

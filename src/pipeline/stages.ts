@@ -113,6 +113,8 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       tasks: layout.tasks,
       budget: ctx.config.budget ?? DEFAULT_BUDGET,
       store,
+      // provenance: the run is named after the work dir, as `taskgen export` names it
+      recipe: { runId: path.posix.basename(path.resolve(layout.dir)), proposerModel: ctx.config.proposer?.modelId ?? null },
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
     const pruned = await prune(store, layout.rows, new Set(selection.picked));
