@@ -50,7 +50,8 @@ describe('taskgen export', () => {
 
   it('steps: the rows of rows.jsonl, the image bytes of the files, in shards named as the Hub names them', async () => {
     const { files, rows } = await readConfig(hf, 'steps');
-    const selected = (await jsonl(path.join(demo, 'rows_provenance.jsonl'))).map((p) => p.task_id as string);
+    const provenance = await jsonl(path.join(demo, 'rows_provenance.jsonl')); // written by the rows step
+    const selected = provenance.map((p) => p.task_id as string);
     expect(selected.length).toBeGreaterThan(0);
     const want: Row[] = [];
     for (const id of selected) {
@@ -66,7 +67,8 @@ describe('taskgen export', () => {
     expect(files).toEqual(Array.from({ length: n }, (_, i) => `train-${String(i).padStart(5, '0')}-of-${String(n).padStart(5, '0')}.parquet`));
     expect(rows.map((r) => ({ task_id: r.task_id, step: r.step, messages: r.messages, images: r.images }))).toEqual(want);
     for (const r of rows) {
-      expect(r).toMatchObject({ run_id: 'demo', verdict: true, agent_model: 'stand-in-oracle', judge_model: 'stand-in-judge', judge_variant: 'seed' });
+      expect(r).toMatchObject(provenance.find((p) => p.task_id === r.task_id)!);
+      expect(r).toMatchObject({ run_id: 'demo', proposer_model: 'stand-in-proposer', verdict: true, agent_model: 'stand-in-oracle', judge_model: 'stand-in-judge', judge_variant: 'seed' });
       expect(r.judge_prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.episode_id).toMatch(/^[0-9a-f]+$/);
     }
