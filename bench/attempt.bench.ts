@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
-import { attempt, browserHost, openEpisodePage, scriptedPolicy, type BrowserHost } from '../src/agent/index';
+import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { openEpisodePage } from '../src/agent/browser';
 import type { Task } from '../src/schemas';
 import { fixtureTask, startFixtureSite } from '../test/agent-fixture';
 

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { exportDataset, pyDumps, writeRows } from '../src/index';
+import { exportDataset, writeRows } from '../src/index';
+import { pyDumps } from '../src/py/json';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 27644);
 const PER_EPISODE = 8;

@@ -4,7 +4,7 @@
  * `fetch` that base64-encodes the same images, posts the same body and parses the reply.
  */
 import { performance } from 'node:perf_hooks';
-import { gemini, openaiCompatible, type CompleteOptions, type ImageInput } from '../src/llm/index';
+import { gemini, openaiCompatible, type CompleteOptions, type ImageInput } from '../src/index';
 import { makeImage, startFakeGemini, startFakeOpenAI } from '../test/fakes/index';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);

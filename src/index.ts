@@ -2,27 +2,308 @@
  * miniweb-taskgen: task-centric web-agent training data. Propose goal-level tasks per site with an LLM, attempt
  * them with a browser agent, judge each episode from screenshots and server evidence, validate the judge
  * against task verifiers, and select the judged successes as training rows.
+ *
+ * Every name is listed here on purpose, grouped by pipeline step and taken from that step's face module
+ * (`src/<step>.ts`); `api/miniweb-taskgen.api.md` records the surface, so a change of it is a reviewed decision.
  * @packageDocumentation
  */
-export * from './schemas';
-export * from './errors';
-export * from './names';
-export * from './llm/index';
-export * from './fs/index';
-export * from './source/index';
-export * from './agent/index';
-export * from './io';
-export * from './py';
-export * from './context';
-export * from './propose';
-export * from './propose-file';
-export * from './report/index';
-export * from './judge';
-export * from './validate';
-export * from './rows';
-export * from './crawl';
-export * from './verify';
-export * from './pipeline';
+
+// Sites and context: where sitemaps and pages come from, each site's context for the proposer, crawling.
+export {
+  miniwebSource,
+  memorySource,
+  crawlSite,
+  siteContext,
+  visibleText,
+  parseSitemap,
+  type SiteSource,
+  type MiniwebSourceOptions,
+  type MemorySourceOptions,
+  type SiteContext,
+  type SiteContextOptions,
+  type CrawlOptions,
+} from './sites';
+
+// Step 1, propose: goal-level tasks per site, written resumably to a tasks JSONL.
+export {
+  proposePrompt,
+  proposeSite,
+  proposeSites,
+  readTasksFile,
+  SYSTEM_PROPOSE,
+  type ProposePromptInput,
+  type ProposeEvent,
+  type ProposeSiteOptions,
+  type ProposeSitesOptions,
+  type ProposeSummary,
+  type TasksFile,
+  type TasksFileEvent,
+} from './propose';
+
+// Step 2, attempt: a browser agent works each task; episodes recorded, verifiers checked.
+export {
+  attempt,
+  runEpisode,
+  qwenPolicy,
+  scriptedPolicy,
+  serveQwen,
+  browserHost,
+  browserEvidence,
+  parseAction,
+  verifyEpisode,
+  DEFAULT_QWEN_MODEL,
+  type AttemptEvent,
+  type AttemptOptions,
+  type AttemptSummary,
+  type FinishedTotals,
+  type EpisodeOptions,
+  type EpisodeResult,
+  type StepInfo,
+  type VerifyFunction,
+  type BrowserHost,
+  type BrowserOptions,
+  type BrowserEvidenceOptions,
+  type QwenPolicyBaseOptions,
+  type QwenPolicyEndpointOptions,
+  type QwenPolicyModelOptions,
+  type QwenPolicyOptions,
+  type ImagePosition,
+  type ScriptFunction,
+  type ScriptedPolicyOptions,
+  type ScriptedStep,
+  type QwenServer,
+  type ServeQwenOptions,
+  type ParsedAction,
+  type Policy,
+  type PolicyInput,
+  type PolicyDecision,
+  type Observation,
+  type ObservedElement,
+  type StepRecord,
+  type EvidenceProvider,
+  type EvidenceSession,
+  type SessionEvidence,
+  type BrowserRequest,
+  type EpisodeEvidence,
+  type StateReader,
+  type CheckResult,
+  type VerifyResult,
+} from './attempt';
+
+// Step 3, judge: each episode judged from its screenshots and the server's evidence, the seed's prompt.
+export {
+  judgeRun,
+  judgeEpisode,
+  judgePrompt,
+  buildJudgeRequest,
+  pickScreenshots,
+  loadInstructions,
+  judgeDirOf,
+  formatLog,
+  formatChanges,
+  formatActions,
+  lastSeen,
+  SYSTEM_JUDGE,
+  type JudgeRunOptions,
+  type JudgeRunResult,
+  type JudgeEvent,
+  type JudgeEpisodeOptions,
+  type JudgeOutcome,
+  type JudgeRequest,
+  type PickScreenshotsOptions,
+  type InstructionsOptions,
+} from './judge';
+
+// Step 4, validate: the judge scored against task verifiers.
+export {
+  validate,
+  scoreJudge,
+  scoreGroups,
+  type JudgePair,
+  type VerifiedJudgment,
+  type ValidateOptions,
+  type ValidateResult,
+} from './validate';
+
+// Step 5, rows: the judged successes as training rows under a step budget.
+export {
+  selectRows,
+  writeRows,
+  DEFAULT_BUDGET,
+  type RowsTaskRef,
+  type SelectRowsInput,
+  type RowsSelection,
+  type RowsEvent,
+  type WriteRowsOptions,
+} from './rows';
+
+// The whole pipeline on one work dir, resumable stage by stage.
+export {
+  pipeline,
+  pipelineLayout,
+  planPipeline,
+  PIPELINE_STAGES,
+  type PipelineConfig,
+  type PipelineEvent,
+  type PipelineLayout,
+  type PipelinePlan,
+  type PipelineStage,
+  type PipelineSummary,
+  type JudgeModel,
+  type JudgeTarget,
+  type StageFigures,
+  type StageSummaries,
+  type StageSummary,
+  type ProposeStageSummary,
+  type AttemptStageSummary,
+  type JudgeStageSummary,
+  type ValidateStageSummary,
+  type RowsStageSummary,
+  type ReportStageSummary,
+} from './pipeline';
+
+// The run report: a static HTML page of a run.
+export {
+  writeReport,
+  readRunForReport,
+  readReportEpisode,
+  type WriteReportOptions,
+  type ReportEvent,
+  type ReadRunForReportOptions,
+  type ReportRunData,
+  type ReadReportEpisodeOptions,
+  type ReportEpisode,
+  type ReportPageModel,
+  type ReportEpisodeSummary,
+  type ReportEpisodeDetail,
+  type ReportTotals,
+  type ReportScores,
+  type ReportIssue,
+  type ReportVerdict,
+  type ReportShot,
+  type ReportRequest,
+  type ReportChange,
+  type ReportFieldChange,
+  type ReportJudge,
+  type ReportJudgePart,
+} from './report';
+
+// Models: adapters, retries, a shared limiter, usage and cost.
+export {
+  gemini,
+  openaiCompatible,
+  fakeLLM,
+  callWithRetry,
+  createLimiter,
+  UsageMeter,
+  withUsage,
+  formatUsage,
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_PRICES,
+  type LanguageModel,
+  type CompleteOptions,
+  type Completion,
+  type ImageInput,
+  type Usage,
+  type ErrorContext,
+  type GeminiOptions,
+  type OpenAICompatibleOptions,
+  type FakeLLM,
+  type FakeLLMOptions,
+  type FakeCall,
+  type FakeReply,
+  type FakeResponder,
+  type CallContext,
+  type RetryEvent,
+  type RetryOptions,
+  type Limiter,
+  type LimiterEvent,
+  type LimiterOptions,
+  type UsageEntry,
+  type UsageLine,
+  type UsageMeterOptions,
+  type UsageSummary,
+  type UsageTotals,
+  type WithUsageOptions,
+  type ModelPrice,
+  type PriceTable,
+} from './models';
+
+// Files: the store every step reads and writes through, and readers that name the bad line.
+export {
+  nodeStore,
+  memoryStore,
+  readJsonl,
+  parseJsonl,
+  episodeIdOf,
+  judgedEpisodeIdOf,
+  judgeRecordState,
+  type JudgeRecordState,
+  type FileStore,
+  type MemoryStore,
+  type DirEntry,
+  type CopyMode,
+  type JsonlIssue,
+  type ReadJsonlOptions,
+} from './files';
+
+// Errors: each names what failed and where.
+export { InputError, type InputLocation } from './errors';
+export { LLMError } from './models';
+export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
+export { EvidenceError } from './judge';
+export { PipelineConfigError } from './pipeline';
+export { UnsafeNameError, isPlainName, assertPlainName } from './names';
+
+// Schemas: zod schemas of every file format (types are their `z.infer`).
+export {
+  TaskSchema,
+  VerifierSchema,
+  SitemapSchema,
+  SplitSchema,
+  ActionSchema,
+  LogEntrySchema,
+  ChangeSchema,
+  GradeInputsSchema,
+  EpisodeSchema,
+  RowSchema,
+  ResultLineSchema,
+  JudgeRecordSchema,
+  JudgeSummarySchema,
+  RowsReportSchema,
+  ValidateReportSchema,
+  type Task,
+  type TaskKind,
+  type Verifier,
+  type AnswerCheck,
+  type RequestCheck,
+  type StateCheck,
+  type Scalar,
+  type Sitemap,
+  type SitemapPage,
+  type SitemapControl,
+  type SitemapOption,
+  type Split,
+  type Action,
+  type ActionKind,
+  type LogEntry,
+  type Change,
+  type GradeInputs,
+  type Outcome,
+  type Episode,
+  type Row,
+  type RowMessage,
+  type ResultLine,
+  type JudgeRecord,
+  type JudgeSummary,
+  type TaskRef,
+  type RowsTask,
+  type RowsReport,
+  type Interval,
+  type JudgeScore,
+  type JudgeScoreWithIntervals,
+  type ValidateReport,
+} from './schemas';
 
 // Issue 15: Hugging Face–ready export with per-row provenance and a dataset card.
 export {
@@ -50,7 +331,7 @@ export {
   parquetSchema,
   shardFiles,
   shardName,
-  type EpisodeRecord,
+  type EpisodeRow,
   type ExportEvent,
   type ExportOptions,
   type ExportResult,
@@ -59,5 +340,5 @@ export {
   type ImageValue,
   type LoadOptions,
   type SchemaElement,
-  type StepRecord,
+  type StepRow,
 } from './export/index';

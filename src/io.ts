@@ -24,6 +24,11 @@ export interface ReadJsonlOptions {
   readonly onIssue?: (issue: JsonlIssue) => void;
   /** A missing file reads as empty instead of failing. Default false. */
   readonly missingOk?: boolean;
+  /**
+   * Every bad line (not JSON, or not of the schema) is reported through `onIssue` and skipped instead of failing
+   * the read: the report's reading, where one damaged line must not hide the rest of a run. Default false.
+   */
+  readonly lenient?: boolean;
 }
 
 /** Validates `value` with `schema`; a failure throws an {@link InputError} naming the first bad field. */
@@ -68,7 +73,8 @@ export async function readJsonFileIfExists<S extends z.ZodType>(
 /**
  * Reads a JSONL file: blank lines skipped (as the seed's `if l.strip()`), each line parsed and validated.
  * A bad line throws an {@link InputError} (`file:line: field: problem`), except a torn last line (no final
- * newline, a crash mid-write), which is reported through `onIssue` and skipped.
+ * newline, a crash mid-write), which is reported through `onIssue` and skipped; with `lenient`, every bad line
+ * is reported and skipped.
  */
 export async function readJsonl<S extends z.ZodType>(
   store: FileStore,
@@ -85,7 +91,7 @@ export function parseJsonl<S extends z.ZodType>(
   text: string,
   file: string,
   schema: S,
-  options: Pick<ReadJsonlOptions, 'onIssue'> = {},
+  options: Pick<ReadJsonlOptions, 'onIssue' | 'lenient'> = {},
 ): Array<z.output<S>> {
   const lines = text.split('\n');
   const out: Array<z.output<S>> = [];
@@ -97,11 +103,18 @@ export function parseJsonl<S extends z.ZodType>(
     try {
       value = parseJsonText(line, where);
     } catch (error) {
-      if (!torn || !(error instanceof InputError)) throw error;
-      options.onIssue?.({ file, line: i + 1, problem: 'torn last line (no newline, not valid JSON): skipped', torn });
+      if (!(error instanceof InputError) || !(torn || options.lenient)) throw error;
+      const problem = torn ? 'torn last line (no newline, not valid JSON)' : error.problem;
+      options.onIssue?.({ file, line: i + 1, problem: `${problem}: skipped`, torn });
       return;
     }
-    out.push(parseWith(schema, value, where));
+    try {
+      out.push(parseWith(schema, value, where));
+    } catch (error) {
+      if (!(error instanceof InputError) || !options.lenient) throw error;
+      const field = error.field ? `${error.field}: ` : '';
+      options.onIssue?.({ file: error.file, line: error.line ?? i + 1, problem: `${field}${error.problem}: skipped`, torn: false });
+    }
   });
   return out;
 }

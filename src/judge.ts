@@ -1,10 +1,18 @@
 /**
- * The judge (DESIGN.md §3, step 3): each episode judged from its screenshots and the server's evidence, with
- * the seed's prompt byte for byte. Split into `src/judge/`: formatting, prompt, screenshots, one episode, a run.
+ * Step 3, judge (DESIGN.md §3): each episode judged from its screenshots and the server's evidence, with the
+ * seed's prompt byte for byte. Split into `src/judge/`: formatting, prompt, screenshots, one episode, a run.
  * @module
  */
-export { EvidenceError, SKIP_PATH, formatActions, formatAnswer, formatChanges, formatLog, lastSeen } from './judge/format';
-export * from './judge/prompt';
-export * from './judge/screenshots';
-export * from './judge/episode';
-export * from './judge/run';
+export { EvidenceError, formatActions, formatChanges, formatLog, lastSeen } from './judge/format';
+export { judgePrompt, SYSTEM_JUDGE } from './judge/prompt';
+export { pickScreenshots, type PickScreenshotsOptions } from './judge/screenshots';
+export { buildJudgeRequest, judgeEpisode, parseVerdict, type JudgeEpisodeOptions, type JudgeOutcome, type JudgeRequest } from './judge/episode';
+export {
+  judgeRun,
+  judgeDirOf,
+  loadInstructions,
+  type InstructionsOptions,
+  type JudgeEvent,
+  type JudgeRunOptions,
+  type JudgeRunResult,
+} from './judge/run';

@@ -3,7 +3,24 @@
  * dir, resumable and skippable stage by stage. Split into `src/pipeline/`: contracts, layout, plan, stages, run.
  * @module
  */
-export * from './pipeline/types';
+export {
+  PIPELINE_STAGES,
+  type AttemptStageSummary,
+  type JudgeModel,
+  type JudgeStageSummary,
+  type JudgeTarget,
+  type PipelineConfig,
+  type PipelineEvent,
+  type PipelineStage,
+  type PipelineSummary,
+  type ProposeStageSummary,
+  type ReportStageSummary,
+  type RowsStageSummary,
+  type StageFigures,
+  type StageSummaries,
+  type StageSummary,
+  type ValidateStageSummary,
+} from './pipeline/types';
 export { pipelineLayout, type PipelineLayout } from './pipeline/layout';
-export { PipelineConfigError, planPipeline, stagesToRun, type PipelinePlan } from './pipeline/plan';
+export { PipelineConfigError, planPipeline, type PipelinePlan } from './pipeline/plan';
 export { pipeline } from './pipeline/run';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { version } from '../package.json';
-import { episodeIdOf, judgedEpisodeIdOf } from './episode-id';
+import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from './episode-id';
 import { InputError } from './errors';
 import type { FileStore } from './fs/types';
 import { readJsonFileIfExists } from './io';
@@ -111,17 +111,17 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   const dir = path.posix.join(run, taskId);
   const episodeFile = path.posix.join(dir, 'episode.json');
   const recordFile = path.posix.join(judgeDir, `${taskId}.json`);
-  const [episode, record, episodeId, judgedId] = await Promise.all([
+  const [episode, record, episodeId] = await Promise.all([
     readJsonFileIfExists(store, episodeFile, EpisodeSchema),
     readJsonFileIfExists(store, recordFile, JudgeRecordSchema),
     episodeIdOf(store, dir),
-    judgedEpisodeIdOf(store, judgeDir, taskId),
   ]);
   if (episode === null) throw new InputError({ file: episodeFile }, `episode ${taskId}: no episode.json (not recorded or unfinished)`);
-  if (record && judgedId !== null && judgedId !== episodeId) {
+  if ((await judgeRecordState(store, judgeDir, taskId, episodeId)) === 'stale') {
+    const judged = (await judgedEpisodeIdOf(store, judgeDir, taskId)) ?? 'another episode (its binding is for another record)';
     throw new InputError(
       { file: recordFile },
-      `episode ${taskId}: stale verdict: the record judged episode ${judgedId}, but ${dir} now holds episode ${episodeId}; judge the run again`,
+      `episode ${taskId}: stale verdict: the record judged episode ${judged}, but ${dir} now holds episode ${episodeId}; judge the run again`,
     );
   }
   if (record && record.task_id !== taskId) {

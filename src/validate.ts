@@ -6,15 +6,15 @@
  */
 import path from 'node:path';
 import { nodeStore } from './fs/node';
-import type { FileStore } from './fs/types';
-import { readJsonFileIfExists, readJsonl } from './io';
+import { InputError } from './errors';
+import { readTextIfExists, type FileStore } from './fs/types';
+import { parseJsonText, parseWith, readJsonFileIfExists } from './io';
 import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
-import { pyTruthy } from './py/repr';
 import { pyRound } from './py/round';
-import { compareCodePoints } from './py/text';
+import { compareCodePoints, pyIsBlank } from './py/text';
 import {
   JudgeRecordSchema,
   ResultLineSchema,
@@ -23,6 +23,7 @@ import {
   type JudgeScoreWithIntervals,
   type ValidateReport,
 } from './schemas';
+import { RESULTS_FILES, validateFile } from './fs/layout';
 
 /** One episode's two answers: did the verifier pass, did the judge say SUCCESS. */
 export type JudgePair = readonly [verifier: boolean, judge: boolean];
@@ -122,8 +123,9 @@ export interface ValidateResult {
 
 /**
  * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
- * `results_regraded.jsonl` when present, else `results.jsonl`; the last line of a task id wins, `ok` read with
- * Python truthiness; a task counts when it has a judge record. Figures overall, per site and per task kind;
+ * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
+ * seed trusts anything, a clear error instead: `ok` must be a boolean (`file:line: ok: expected boolean`), a task id
+ * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
  * written to `<run>_judge/_validate.json` atomically.
  */
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult> {
@@ -149,26 +151,45 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
     by_kind: scoreGroups(pairs, (p) => task(p.taskId)?.task_kind ?? '(unknown)'),
   };
   await store.writeAtomic(
-    path.posix.join(judged.judgeDir, '_validate.json'),
+    validateFile(judged.judgeDir),
     pyDumps(report, { indent: 1, ensureAscii: false, floatKeys: FLOAT_KEYS }),
   );
   return { report, judged, pairs };
 }
 
-// task_id -> bool(ok), as the seed's dict comprehension: the first results file found, the last line winning.
+// task_id -> ok, as the seed's dict comprehension (the first results file found) but strict where the seed trusts
+// anything: `ok` must be a boolean, a task id listed twice must have one result, and a results file must hold one.
 async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
-  const results = new Map<string, boolean>();
-  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+  const results = new Map<string, { ok: boolean; line: number }>();
+  for (const name of RESULTS_FILES) {
     const file = path.posix.join(run, name);
-    if (!(await store.exists(file))) continue;
-    const onIssue = (issue: { line: number; problem: string }) =>
-      options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` });
-    for (const line of await readJsonl(store, file, ResultLineSchema, { onIssue })) {
-      assertPlainName(line.task_id, 'task id');
-      results.set(line.task_id, pyTruthy(line.ok));
-    }
-    return results;
+    const text = await readTextIfExists(store, file);
+    if (text === null) continue;
+    const lines = text.split('\n');
+    lines.forEach((raw, i) => {
+      if (pyIsBlank(raw)) return;
+      const where = { file, line: i + 1 };
+      let value: unknown;
+      try {
+        value = parseJsonText(raw, where);
+      } catch (error) {
+        if (i < lines.length - 1 || !(error instanceof InputError)) throw error;
+        options.onEvent?.({ type: 'warning', message: `${file}:${i + 1}: torn last line (no newline, not valid JSON): skipped` });
+        return;
+      }
+      const { task_id: taskId, ok } = parseWith(ResultLineSchema, value, where);
+      assertPlainName(taskId, 'task id');
+      // A boolean, not Python truthiness, where `"ok": "no"` would count as a pass.
+      if (typeof ok !== 'boolean') throw new InputError({ ...where, field: 'ok' }, 'expected boolean');
+      const earlier = results.get(taskId);
+      if (earlier && earlier.ok !== ok) {
+        throw new InputError({ ...where, field: 'ok' }, `${taskId} has ok ${ok} here but ${earlier.ok} on line ${earlier.line}`);
+      }
+      results.set(taskId, { ok, line: i + 1 });
+    });
+    if (results.size === 0) throw new InputError({ file }, 'no result line: nothing to score the judge against');
+    return new Map([...results].map(([id, r]) => [id, r.ok]));
   }
   options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
-  return results;
+  return new Map();
 }

@@ -3,16 +3,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AGENT_SYSTEM_PROMPT,
-  STATIC_PATH,
-  attempt,
-  browserHost,
-  scriptedPolicy,
-  type AttemptEvent,
-  type BrowserHost,
-  type PolicyInput,
-} from '../src/agent/index';
+import { attempt, browserHost, scriptedPolicy, type AttemptEvent, type BrowserHost, type PolicyInput } from '../src/index';
+import { STATIC_PATH } from '../src/agent/evidence';
+import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
 import { judgePrompt } from '../src/judge';
 import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/schemas';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';

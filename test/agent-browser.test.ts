@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  browserHost,
-  formatElement,
-  observe,
-  openEpisodePage,
-  performAction,
-  type BrowserHost,
-  type BrowserRequest,
-  type EpisodePage,
-  type Observation,
-} from '../src/agent/index';
+import { browserHost, type BrowserHost, type BrowserRequest, type Observation } from '../src/index';
+import { performAction } from '../src/agent/actions';
+import { openEpisodePage, type EpisodePage } from '../src/agent/browser';
+import { formatElement, observe } from '../src/agent/observe';
 import type { Action } from '../src/schemas';
 import { startFixtureSite, type FixtureSite } from './agent-fixture';
 

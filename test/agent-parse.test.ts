@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { actionJson, parseAction } from '../src/agent/index';
+import { parseAction } from '../src/index';
+import { actionJson } from '../src/agent/parse-action';
 
 describe('parseAction', () => {
   const ok = (text: string) => {

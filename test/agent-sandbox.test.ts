@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/agent/index';
+import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { oraclePolicy, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 
 // End to end on the sandbox: the oracle (the sandbox's stand-in agent, which plays each human task's solution by

@@ -2,7 +2,8 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveQwen, vllmArgs } from '../src/agent/index';
+import { serveQwen } from '../src/index';
+import { vllmArgs } from '../src/agent/serve-qwen';
 
 // A fake `vllm` executable: records its argv and environment, then serves /health after a short delay, or
 // fails, or never becomes healthy, as FAKE_MODE says.

@@ -1,16 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  InputError,
-  UnsafeNameError,
-  memorySource,
-  memoryStore,
-  miniwebSource,
-  siteContext,
-  visibleText,
-  type FileStore,
-} from '../src/index';
+import { InputError, UnsafeNameError, memorySource, memoryStore, miniwebSource, siteContext, visibleText, type FileStore } from '../src/index';
 
 describe('visibleText', () => {
   it('turns every tag into a line break and keeps the text of nested tags', () => {

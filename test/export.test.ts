@@ -10,7 +10,7 @@ import path from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadEpisodes, loadSteps, type StepRecord } from '../src/index';
+import { loadEpisodes, loadSteps, type StepRow } from '../src/index';
 import { runCli } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 
@@ -72,7 +72,7 @@ describe('taskgen export', () => {
       expect(r.judge_prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.episode_id).toMatch(/^[0-9a-f]+$/);
     }
-    const loaded: StepRecord[] = [];
+    const loaded: StepRow[] = [];
     for await (const s of loadSteps(hf)) loaded.push(s);
     expect(loaded.map((s) => [s.task_id, s.step, s.images.map((i) => i.bytes.length)])).toEqual(
       want.map((w) => [w.task_id, Number(w.step), (w.images as Array<{ bytes: Uint8Array }>).map((i) => i.bytes.length)]),

@@ -2,20 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  InputError,
-  TaskSchema,
-  SitemapSchema,
-  UnsafeNameError,
-  assertPlainName,
-  memoryStore,
-  nodeStore,
-  readJsonFile,
-  readJsonFileIfExists,
-  readJsonl,
-  type FileStore,
-  type JsonlIssue,
-} from '../src/index';
+import { InputError, TaskSchema, SitemapSchema, UnsafeNameError, assertPlainName, memoryStore, nodeStore, readJsonl, type FileStore, type JsonlIssue } from '../src/index';
+import { readJsonFile, readJsonFileIfExists } from '../src/io';
 
 const task = (id: string) =>
   JSON.stringify({ kind: 'proposed', task_id: id, site: 's', sites: ['s'], macro: 'proposed', macros: [], instruction: 'Find the price of X', start_path: '/sites/s/', task_kind: 'info', verifier: null });
@@ -46,6 +34,18 @@ describe('readJsonl', () => {
     const error = await readJsonl(store, 't.jsonl', TaskSchema).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ file: 't.jsonl', line: 2, field: 'task_kind' });
+  });
+
+  it('lenient: every bad line is reported with file, line and field, and the good ones kept', async () => {
+    const bad = JSON.stringify({ ...JSON.parse(task('c')), task_id: 7 });
+    const store = memoryStore({ 't.jsonl': `${task('a')}\nnot json\n${bad}\n${task('b')}\n{"torn` });
+    const issues: JsonlIssue[] = [];
+    const rows = await readJsonl(store, 't.jsonl', TaskSchema, { lenient: true, onIssue: (i) => issues.push(i) });
+    expect(rows.map((r) => r.task_id)).toEqual(['a', 'b']);
+    expect(issues.map((i) => [i.line, i.torn])).toEqual([[2, false], [3, false], [5, true]]);
+    expect(issues[1]!.problem).toMatch(/^task_id: .*: skipped$/);
+    expect(issues[2]!.problem).toBe('torn last line (no newline, not valid JSON): skipped');
+    await expect(readJsonl(store, 't.jsonl', TaskSchema)).rejects.toThrow(/t\.jsonl:2/);
   });
 
   it('a missing file is empty only when asked', async () => {

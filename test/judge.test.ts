@@ -1,28 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  InputError,
-  LLMError,
-  SYSTEM_JUDGE,
-  UnsafeNameError,
-  chooseScreenshots,
-  fakeLLM,
-  formatActions,
-  formatAnswer,
-  formatChanges,
-  formatJudgeSummary,
-  formatLog,
-  judgeEpisode,
-  judgePrompt,
-  judgeRun,
-  lastSeen,
-  loadInstructions,
-  parsePyJson,
-  parseVerdict,
-  pickScreenshots,
-  type JudgeEvent,
-} from '../src/index';
+import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, judgePrompt, judgeRun, lastSeen, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
+import { parseVerdict } from '../src/judge/episode';
+import { formatAnswer } from '../src/judge/format';
+import { formatJudgeSummary } from '../src/judge/run';
+import { chooseScreenshots } from '../src/judge/screenshots';
+import { parsePyJson } from '../src/py/json';
 import { fakePng, recordText, tempDir, writeRun } from './helpers/runs';
 
 const j = (text: string) => parsePyJson(text) as never;
@@ -283,7 +267,7 @@ describe('judgeRun', () => {
     expect(first.summary).toEqual({ episodes: 5, success: 1, rate: 0.2, no_verdict: 2, errors: 0, judge: 'gemini-3.5-flash' });
     expect(formatJudgeSummary(first.summary)).toBe('{"episodes": 5, "success": 1, "rate": 0.2, "no_verdict": 2, "errors": 0, "judge": "gemini-3.5-flash"}');
     expect(first.records.map((r) => r.task_id)).toEqual(['tg-a-1', 'tg-a-2', 'tg-b-1', 'tg-b-2', 'tg-b-3']);
-    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['tg-a-1.json', 'tg-b-1.json', 'tg-b-2.json']);
+    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['_episodes', 'tg-a-1.json', 'tg-b-1.json', 'tg-b-2.json']);
 
     // An episode whose evidence breaks is an error; the rest are judged, and written records are kept.
     await fs.writeFile(path.join(run, 'tg-a-2', 'grade_inputs.json'), '{"log": [1]}');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLimiter, gemini, openaiCompatible, type LimiterEvent } from '../src/llm/index';
+import { createLimiter, gemini, openaiCompatible, type LimiterEvent } from '../src/index';
 import { startFakeGemini, startFakeOpenAI, type FakeServer } from './fakes/index';
 
 const KEY = 'sk-test-SECRET123';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LLMError, openaiCompatible, toJsonSchema } from '../src/llm/index';
+import { LLMError, openaiCompatible } from '../src/index';
+import { toJsonSchema } from '../src/llm/json-schema';
 import { base64Of, makeImage, startFakeOpenAI, type FakeServer } from './fakes/index';
 
 const KEY = 'sk-test-SECRET123';

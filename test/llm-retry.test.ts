@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { callWithRetry, LLMError, parseRetryAfter, retryDelay, toLLMError, type RetryEvent } from '../src/llm/index';
+import { callWithRetry, LLMError, type RetryEvent } from '../src/index';
+import { parseRetryAfter, toLLMError } from '../src/llm/errors';
+import { retryDelay } from '../src/llm/retry';
 
 const who = { provider: 'test', model: 'm-1' };
 const httpError = (status: number, retryAfter?: number) =>

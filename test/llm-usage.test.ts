@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES, fakeLLM, formatUsage, gemini, priceOf, UsageMeter, withUsage } from '../src/llm/index';
+import { DEFAULT_PRICES, fakeLLM, formatUsage, gemini, UsageMeter, withUsage } from '../src/index';
+import { priceOf } from '../src/llm/prices';
 import { startFakeGemini, type FakeServer } from './fakes/index';
 
 let server: FakeServer | undefined;

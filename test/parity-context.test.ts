@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PyRandom, memorySource, siteContext, visibleText } from '../src/index';
+import { memorySource, siteContext, visibleText } from '../src/index';
+import { PyRandom } from '../src/py/random';
 import { runPython } from './helpers/python';
 
 const SNIPPETS: Array<[string, number]> = [

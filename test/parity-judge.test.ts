@@ -5,7 +5,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, lastSeen, parsePyJson, pyDumps, PyFloat } from '../src/index';
+import { fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, lastSeen } from '../src/index';
+import { PyFloat } from '../src/py/float';
+import { parsePyJson, pyDumps } from '../src/py/json';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 
@@ -130,7 +132,9 @@ emit(res)
       expect(rec, ep.taskId).toEqual(p.rec);
     }
     const pyFiles = (await fs.readdir(`${run}_judge_py`)).sort();
-    expect((await fs.readdir(judgeDir)).sort()).toEqual(pyFiles);
+    // Beside the seed's records: their episode bindings (src/episode-id.ts), one per record.
+    expect((await fs.readdir(judgeDir)).sort()).toEqual(['_episodes', ...pyFiles]);
+    expect((await fs.readdir(path.join(judgeDir, '_episodes'))).sort()).toEqual(pyFiles);
     expect(pyFiles.length).toBeGreaterThan(40);
     for (const f of pyFiles) {
       expect(await fs.readFile(path.join(judgeDir, f), 'utf8'), f).toBe(await fs.readFile(path.join(`${run}_judge_py`, f), 'utf8'));

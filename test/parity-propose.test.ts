@@ -6,19 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  SYSTEM_PROPOSE,
-  fakeLLM,
-  memorySource,
-  nodeStore,
-  proposePrompt,
-  proposeSite,
-  proposeSites,
-  pyDumps,
-  type FakeReply,
-  type ProposeEvent,
-  type SiteContext,
-} from '../src/index';
+import { SYSTEM_PROPOSE, fakeLLM, memorySource, nodeStore, proposePrompt, proposeSite, proposeSites, type FakeReply, type ProposeEvent, type SiteContext } from '../src/index';
+import { pyDumps } from '../src/py/json';
 import { runPython } from './helpers/python';
 
 type Reply = string | { raise: string };

@@ -5,7 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pyDumps, writeRows } from '../src/index';
+import { writeRows } from '../src/index';
+import { pyDumps } from '../src/py/json';
 import { runPython } from './helpers/python';
 import { recordText, rng, rowsText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 

@@ -11,10 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
-import {
-  InputError, PIPELINE_STAGES, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, interleaveBySite, memorySource, pipeline,
-  type BrowserHost, type PipelineConfig, type PipelineEvent, type PipelineSummary,
-} from '../src/index';
+import { InputError, PIPELINE_STAGES, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, pipeline, type BrowserHost, type PipelineConfig, type PipelineEvent, type PipelineSummary } from '../src/index';
+import { interleaveBySite } from '../src/rows';
 
 let sandbox: SandboxServer;
 let host: BrowserHost;

@@ -4,20 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  InputError,
-  LLMError,
-  UnsafeNameError,
-  fakeLLM,
-  memorySource,
-  memoryStore,
-  proposeSite,
-  proposeSites,
-  type FakeCall,
-  type FileStore,
-  type ProposeEvent,
-  type SiteContext,
-} from '../src/index';
+import { InputError, LLMError, UnsafeNameError, fakeLLM, memorySource, memoryStore, proposeSite, proposeSites, type FakeCall, type FileStore, type ProposeEvent, type SiteContext } from '../src/index';
 import { startFakeGemini } from './fakes/index';
 import { runCli } from './helpers/cli';
 

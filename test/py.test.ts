@@ -1,32 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import {
-  PyFloat,
-  PyJsonError,
-  PyRandom,
-  collapseWhitespace,
-  compareCodePoints,
-  cpLength,
-  cpSlice,
-  floatRepr,
-  isDict,
-  parsePyJson,
-  pyDict,
-  pyDictGet,
-  pyDumps,
-  pyEquals,
-  pyErrorName,
-  pyIn,
-  pyIsBlank,
-  pyKeys,
-  pyPathStr,
-  pyRepr,
-  pyRound,
-  pyStr,
-  pyStrip,
-  pyTruthy,
-  pyTypeName,
-  pyUnescape,
-} from '../src/py';
+import { PyFloat, floatRepr } from '../src/py/float';
+import { pyUnescape } from '../src/py/html';
+import { PyJsonError, parsePyJson, pyDict, pyDumps, pyErrorName, pyKeys } from '../src/py/json';
+import { pyPathStr } from '../src/py/path';
+import { PyRandom } from '../src/py/random';
+import { isDict, pyDictGet, pyEquals, pyIn, pyRepr, pyStr, pyTruthy, pyTypeName } from '../src/py/repr';
+import { pyRound } from '../src/py/round';
+import { collapseWhitespace, compareCodePoints, cpLength, cpSlice, pyIsBlank, pyStrip } from '../src/py/text';
 import { runPython } from './helpers/python';
 
 const DOCS = [

@@ -7,10 +7,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { register } from '../src/cli/report';
-import { memoryStore } from '../src/fs/index';
-import { fakeLLM } from '../src/llm/index';
+import { memoryStore } from '../src/index';
+import { fakeLLM } from '../src/index';
 import { validate } from '../src/validate';
-import { readReportEpisode, readRunForReport, reportScores, writeReport, type ReportIssue } from '../src/report/index';
+import { readReportEpisode, readRunForReport, writeReport, type ReportIssue } from '../src/index';
+import { reportScores } from '../src/report/write';
 import type { ValidateReport } from '../src/schemas';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

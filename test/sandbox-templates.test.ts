@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteCatalog, TEMPLATES, normInstruction, sandboxEvidence, sandboxSource, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 import { parse } from 'node-html-parser';
-import { isPlainName, pageControls } from '../src/index';
+import { isPlainName } from '../src/index';
+import { pageControls } from '../src/crawl';
 import { gradeOracle } from './helpers/sandbox';
 
 let sandbox: SandboxServer;

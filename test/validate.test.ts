@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnsafeNameError, ValidateReportSchema, fakeLLM, formatScore, scoreJudge, validate, wilsonInterval, type JudgePair } from '../src/index';
+import { UnsafeNameError, ValidateReportSchema, fakeLLM, scoreJudge, validate, type JudgePair } from '../src/index';
+import { formatScore, wilsonInterval } from '../src/validate';
 import { recordText, tempDir, writeRun } from './helpers/runs';
 
 const pairs = (tp: number, fp: number, fn: number, tn: number): JudgePair[] => [
@@ -54,7 +55,7 @@ describe('validate', () => {
     { task_id: 'mail-2', instruction: 'd', site: 'mail', task_kind: 'action' },
   ];
 
-  it('scores the judge against results_regraded.jsonl, the last line of a task winning', async () => {
+  it('scores the judge against results_regraded.jsonl, a task listed twice with one result counted once', async () => {
     const run = await tempDir();
     await writeRun(
       run,
@@ -70,8 +71,8 @@ describe('validate', () => {
     await fs.writeFile(path.join(run, 'results.jsonl'), '{"task_id": "shop-1", "ok": false}\n');
     await fs.writeFile(
       path.join(run, 'results_regraded.jsonl'),
-      '{"task_id": "shop-2", "ok": 1}\n{"task_id": "shop-1", "ok": ""}\n{"task_id": "mail-1", "ok": "no"}\n' +
-        '{"task_id": "shop-1", "ok": 1.0}\n{"task_id": "mail-2", "ok": 0}\n{"task_id": "gone", "ok": true}\n',
+      '{"task_id": "shop-2", "ok": true}\n{"task_id": "shop-1", "ok": true}\n{"task_id": "mail-1", "ok": true}\n' +
+        '{"task_id": "shop-1", "ok": true}\n{"task_id": "mail-2", "ok": false}\n{"task_id": "gone", "ok": true}\n',
     );
     const llm = fakeLLM({ modelId: 'gemini-3.5-flash', replies: (call) => (call.prompt.includes('TASK: c') ? '{"verdict": "SUCCESS"}' : '{"verdict": "NOT SUCCESS"}') });
     const { report, pairs: scored } = await validate(run, { llm });

@@ -117,7 +117,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   await store.mkdir(out);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
   const order = runTasks.map((t) => t.task_id);
-  const finished = await scanRun(store, out, order);
+  const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
   // A run of proposed tasks (no verifiers) gets no results file.
   const verifying = runTasks.some((t) => t.verifier);
   const saveResults = serial(() => writeResults(store, out, order, finished));

@@ -9,8 +9,8 @@
  */
 import type { FileStore } from '../fs/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
-import { VerifierSchema, type Action, type Change, type Episode, type LogEntry, type Outcome, type Row, type Task } from '../schemas';
-import { verifyEpisode } from '../verify';
+import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../schemas';
+import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from '../verify';
 import { describeError } from '../errors';
 import { performAction } from './actions';
 import { openEpisodePage, type BrowserHost, type EpisodePage } from './browser';
@@ -21,23 +21,11 @@ import { defaultAgentMessages } from './prompt';
 import { EpisodeRecorder } from './recorder';
 import type { EvidenceProvider, EvidenceSession, Observation, Policy, PolicyDecision, StepRecord } from './types';
 
-/** The evidence a verifier checks. */
-export interface VerifyInput {
-  readonly answer: string | null;
-  readonly log: readonly LogEntry[];
-  readonly changes: readonly Change[];
-  /** The rows of a table at the end, when the server can tell. */
-  readonly state?: (table: string) => Promise<Record<string, unknown>[]>;
-}
-
-/** A verifier's verdict, with the checks behind it. */
-export interface VerifyOutcome {
-  readonly ok: boolean;
-  readonly checks?: readonly unknown[];
-}
-
-/** Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. */
-export type VerifyFunction = (task: Task, input: VerifyInput) => Promise<VerifyOutcome | undefined>;
+/**
+ * Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. The evidence
+ * and the verdict are those of {@link verifyEpisode}.
+ */
+export type VerifyFunction = (task: Task, evidence: EpisodeEvidence) => Promise<VerifyResult | undefined>;
 
 /** The library's verifier ({@link verifyEpisode}); a verifier of an unknown shape is not checked. */
 export const defaultVerify: VerifyFunction = async (task, input) => {

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { FileStore } from '../fs/types';
 import type { Episode, GradeInputs, Row } from '../schemas';
+import { EPISODE_FILES } from '../fs/layout';
 
 /** Everything written when an episode ends. */
 export interface EpisodeRecord {
@@ -15,16 +16,6 @@ export interface EpisodeRecord {
   readonly episode: Episode;
 }
 
-/** The file names inside an episode directory. */
-export const EPISODE_FILES = Object.freeze({
-  episode: 'episode.json',
-  gradeInputs: 'grade_inputs.json',
-  screenshots: 'screenshots',
-  final: 'final.png',
-  rows: 'rows',
-  rowsFile: 'rows/rows.jsonl',
-  rowsEpisode: 'rows/episode.json',
-});
 
 /** Writes one episode directory; screenshots go out in the background while the episode runs. */
 export class EpisodeRecorder {

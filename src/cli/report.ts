@@ -1,7 +1,7 @@
 /** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { writeReport, type ReportEvent } from '../report/index';
+import { writeReport, type ReportEvent } from '../report';
 import { fileUrl } from './format';
 import { progressBar, type PrinterOptions } from './progress';
 

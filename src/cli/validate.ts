@@ -4,7 +4,6 @@
  * stderr.
  * @module
  */
-import path from 'node:path';
 import type { Command } from 'commander';
 import { formatJudgeSummary } from '../judge/run';
 import { formatUsage } from '../llm/usage';
@@ -12,6 +11,7 @@ import type { JudgeScoreWithIntervals } from '../schemas';
 import { formatScore, validate } from '../validate';
 import { interval } from './format';
 import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
+import { validateFile } from '../fs/layout';
 
 function scoreRow(name: string, s: JudgeScoreWithIntervals): string {
   return (
@@ -39,7 +39,7 @@ export function register(program: Command): void {
       ...Object.entries(report.by_site).map(([site, s]) => scoreRow(`site ${site}`, s)),
       ...Object.entries(report.by_kind).map(([kind, s]) => scoreRow(`kind ${kind}`, s)),
     ];
-    process.stderr.write(`${rows.join('\n')}\nreport: ${path.posix.join(judged.judgeDir, '_validate.json')}\n`);
+    process.stderr.write(`${rows.join('\n')}\nreport: ${validateFile(judged.judgeDir)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
     exitIfUnjudged(judged.summary);
   });

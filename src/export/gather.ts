@@ -6,7 +6,6 @@
  * @module
  */
 import path from 'node:path';
-import { episodeIdOf } from '../episode-id';
 import { InputError } from '../errors';
 import { readTextIfExists, type FileStore } from '../fs/types';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../io';
@@ -91,7 +90,8 @@ export async function planSteps(
     throw new InputError({ file: report }, 'no rows report: run `taskgen rows` first (or pass the rows dir)');
   }
   const out: PlannedSteps[] = [];
-  for (const taskId of await selectedIds(store, rowsDir)) {
+  const recorded = await rowsProvenance(store, rowsDir);
+  for (const taskId of await selectedIds(store, rowsDir, recorded)) {
     const dir = path.posix.join(rowsDir, taskId);
     const planned = episodes.get(taskId);
     if (!planned) throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but the run has no such episode`);
@@ -99,13 +99,7 @@ export async function planSteps(
     if (planned.provenance.verdict !== true) {
       throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but its judge record is not a SUCCESS`);
     }
-    const copied = await episodeIdOf(store, dir);
-    if (copied !== null && copied !== planned.provenance.episode_id) {
-      throw new InputError(
-        { file: path.posix.join(dir, 'episode.json') },
-        `episode ${taskId}: the rows were copied from episode ${copied}, but the run now holds ${planned.provenance.episode_id}; run \`taskgen rows\` again`,
-      );
-    }
+    await checkCopy(store, planned, dir, recorded.get(taskId));
     const rows = await readStepRows(store, dir, taskId);
     for (const [i, row] of rows.entries()) {
       for (const image of row.images) {
@@ -141,7 +135,8 @@ export async function readEvidence(store: FileStore, dir: string): Promise<{ req
   return { requests, changes, actions };
 }
 
-async function selectedIds(store: FileStore, rowsDir: string): Promise<string[]> {
+// The rows step's provenance lines by task id, in selection order; empty for a rows dir made without them.
+async function rowsProvenance(store: FileStore, rowsDir: string): Promise<Map<string, Provenance>> {
   const file = provenanceFileOf(rowsDir);
   const lines = await readJsonl(store, file, ProvenanceSchema, {
     missingOk: true,
@@ -149,6 +144,27 @@ async function selectedIds(store: FileStore, rowsDir: string): Promise<string[]>
       throw new InputError({ file, line: issue.line }, issue.problem);
     },
   });
+  return new Map(lines.map((l) => [l.task_id, l]));
+}
+
+// The rows were copied from the episode the run holds now: the rows step recorded that episode's id, and the
+// copied episode.json is the run's.
+async function checkCopy(store: FileStore, planned: PlannedEpisode, dir: string, recorded: Provenance | undefined): Promise<void> {
+  const taskId = planned.provenance.task_id;
+  const copy = path.posix.join(dir, 'episode.json');
+  const [copied, original] = await Promise.all([readTextIfExists(store, copy), readTextIfExists(store, path.posix.join(planned.dir, 'rows', 'episode.json'))]);
+  const then = recorded?.episode_id ?? null;
+  if ((then !== null && then !== planned.provenance.episode_id) || (copied !== null && original !== null && copied !== original)) {
+    throw new InputError(
+      { file: copy },
+      `episode ${taskId}: the rows were copied from ${then === null ? 'another recording' : `episode ${then}`}, but the run now holds episode ${planned.provenance.episode_id}; run \`taskgen rows\` again`,
+    );
+  }
+}
+
+async function selectedIds(store: FileStore, rowsDir: string, recorded: ReadonlyMap<string, Provenance>): Promise<string[]> {
+  const file = provenanceFileOf(rowsDir);
+  const lines = [...recorded.values()];
   const listed = (await store.list(rowsDir)).filter((e) => e.isDirectory && isPlainName(e.name)).map((e) => e.name);
   if (lines.length === 0) return listed;
   const order = lines.map((l) => l.task_id);

@@ -11,5 +11,5 @@ export {
   type Features,
   type SchemaElement,
 } from './features';
-export { loadEpisodes, loadSteps, shardFiles, type EpisodeRecord, type ImageValue, type LoadOptions, type StepRecord } from './load';
+export { loadEpisodes, loadSteps, shardFiles, type EpisodeRow, type ImageValue, type LoadOptions, type StepRow } from './load';
 export { shardName } from './parquet';

@@ -16,7 +16,7 @@ export interface ImageValue {
 }
 
 /** A row of config `steps`. */
-export interface StepRecord extends Provenance {
+export interface StepRow extends Provenance {
   readonly messages: readonly RowMessage[];
   readonly images: readonly ImageValue[];
   /** The row's index in its episode's `rows.jsonl`. */
@@ -24,7 +24,7 @@ export interface StepRecord extends Provenance {
 }
 
 /** A row of config `episodes`. */
-export interface EpisodeRecord extends Provenance {
+export interface EpisodeRow extends Provenance {
   readonly instruction: string;
   readonly start_path: string;
   readonly outcome: string;
@@ -50,13 +50,13 @@ export interface LoadOptions {
 }
 
 /** The rows of config `steps` of an exported dataset, shard by shard, a row group at a time. */
-export function loadSteps(dir: string, options: LoadOptions = {}): AsyncGenerator<StepRecord> {
-  return loadConfig<StepRecord>(dir, 'steps', options.split ?? 'train');
+export function loadSteps(dir: string, options: LoadOptions = {}): AsyncGenerator<StepRow> {
+  return loadConfig<StepRow>(dir, 'steps', options.split ?? 'train');
 }
 
 /** The rows of config `episodes` of an exported dataset, shard by shard, a row group at a time. */
-export function loadEpisodes(dir: string, options: LoadOptions = {}): AsyncGenerator<EpisodeRecord> {
-  return loadConfig<EpisodeRecord>(dir, 'episodes', options.split ?? 'train');
+export function loadEpisodes(dir: string, options: LoadOptions = {}): AsyncGenerator<EpisodeRow> {
+  return loadConfig<EpisodeRow>(dir, 'episodes', options.split ?? 'train');
 }
 
 /** The shard files of a config's split, in order. */

@@ -1,5 +1,6 @@
 /** Judging one episode: the seed's `judge_episode`. @module */
 import path from 'node:path';
+import { bindJudgeRecord, episodeIdOf, judgeRecordState, type JudgeRecordState } from '../episode-id';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
@@ -12,7 +13,8 @@ import { cpSlice, pyStrip } from '../py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
 import { EvidenceError } from './format';
 import { SYSTEM_JUDGE, judgePrompt } from './prompt';
-import { pickScreenshots } from './screenshots';
+import { listScreenshots } from './screenshots';
+import { episodeFile, judgeRecordFile } from '../fs/layout';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
@@ -32,8 +34,12 @@ export async function buildJudgeRequest(
   instruction: string,
   options: { readonly store?: FileStore } = {},
 ): Promise<JudgeRequest | null> {
-  const store = options.store ?? nodeStore();
-  const file = path.posix.join(episode, 'grade_inputs.json');
+  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction);
+}
+
+/** {@link buildJudgeRequest} on a given store (the library's internal callers always pass theirs). */
+export async function readJudgeRequest(store: FileStore, episode: string, instruction: string): Promise<JudgeRequest | null> {
+  const file = episodeFile(episode, 'gradeInputs');
   const inputs = await readJsonFileIfExists(store, file, GradeInputsSchema);
   if (inputs === null) return null;
   let prompt: string;
@@ -43,7 +49,7 @@ export async function buildJudgeRequest(
     if (error instanceof EvidenceError) throw new InputError({ file, field: error.field }, error.problem, { cause: error });
     throw error;
   }
-  return { prompt, screenshots: await pickScreenshots(episode, { store }) };
+  return { prompt, screenshots: await listScreenshots(store, episode) };
 }
 
 /** The two verdicts the judge may give. */
@@ -97,18 +103,28 @@ export interface JudgeEpisodeOptions {
 /** How {@link judgeEpisodeDetailed} ended. */
 export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
 
-/** {@link judgeEpisode} with how it ended. */
+/** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
-  options: JudgeEpisodeOptions,
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome }> {
-  const store = options.store ?? nodeStore();
+  options: JudgeEpisodeOptions & { readonly store: FileStore },
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState }> {
+  const { store } = options;
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
-  const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
-  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readJsonFileIfExists(store, dst, JudgeRecordSchema);
-  if (cached) return { record: cached, outcome: 'cached' };
-  const request = await buildJudgeRequest(options.episode, options.instruction, { store });
-  if (!request) return { record: null, outcome: 'no-inputs' };
+  const dst = judgeRecordFile(options.judgeDir, taskId);
+  const episodeId = await episodeIdOf(store, options.episode);
+  const identity: JudgeRecordState =
+    options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);
+  // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
+  // and bound to this episode so a later change is caught.
+  const cached = identity === 'current' || identity === 'unbound' ? await readJsonFileIfExists(store, dst, JudgeRecordSchema) : null;
+  if (cached) {
+    if (identity === 'unbound' && episodeId !== null) {
+      await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
+    }
+    return { record: cached, outcome: 'cached', identity };
+  }
+  const request = await readJudgeRequest(store, options.episode, options.instruction);
+  if (!request) return { record: null, outcome: 'no-inputs', identity };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
@@ -143,9 +159,14 @@ export async function judgeEpisodeDetailed(
     response,
     model: options.model ?? options.llm.modelId,
   };
-  // No verdict: nothing is written, so the next pass judges the episode again.
-  if (ok) await store.writeAtomic(dst, pyDumps(record, { indent: 1, ensureAscii: false }));
-  return { record, outcome: ok ? 'judged' : 'no-verdict' };
+  // No verdict: nothing is written, so the next pass judges the episode again. The binding goes first (see
+  // bindJudgeRecord); grade inputs were read, so the episode has an id.
+  if (ok) {
+    const text = pyDumps(record, { indent: 1, ensureAscii: false });
+    await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text);
+    await store.writeAtomic(dst, text);
+  }
+  return { record, outcome: ok ? 'judged' : 'no-verdict', identity };
 }
 
 /**
@@ -154,9 +175,11 @@ export async function judgeEpisodeDetailed(
  * chosen screenshots as PNG images) until the reply carries a verdict. The record
  * (`{task_id, predicted_label, verdict, response, model}`) is written, as `json.dumps(rec, indent=1,
  * ensure_ascii=False)`, only when there is a verdict; without one it is returned with `verdict: false`.
+ * Episode identity (`src/episode-id.ts`): the record is bound to the episode it judged in
+ * `<judgeDir>/_episodes/<task_id>.json`; a record bound to another episode is stale and judged again.
  * @example
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
  */
 export async function judgeEpisode(options: JudgeEpisodeOptions): Promise<JudgeRecord | null> {
-  return (await judgeEpisodeDetailed(options)).record;
+  return (await judgeEpisodeDetailed({ ...options, store: options.store ?? nodeStore() })).record;
 }

@@ -13,6 +13,9 @@ import { pyPathStr } from '../py/path';
 import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
+import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
+
+export { judgeDirOf };
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
@@ -45,11 +48,15 @@ export interface InstructionsOptions {
  * human tasks are added.
  */
 export async function loadInstructions(run: string, options: InstructionsOptions = {}): Promise<Map<string, TaskRef>> {
-  const store = options.store ?? nodeStore();
+  return readInstructions(run, { ...options, store: options.store ?? nodeStore() });
+}
+
+async function readInstructions(run: string, options: InstructionsOptions & { readonly store: FileStore }): Promise<Map<string, TaskRef>> {
+  const { store } = options;
   const out = new Map<string, TaskRef>();
   const onIssue = (issue: { file: string; line: number; problem: string }) =>
     options.onEvent?.({ type: 'warning', message: `${issue.file}:${issue.line}: ${issue.problem}` });
-  const own = path.posix.join(run, 'tasks.jsonl');
+  const own = runFile(run, 'tasks');
   for (const file of [own, options.tasks]) {
     if (file === undefined) continue;
     if (!(await store.exists(file))) {
@@ -90,18 +97,13 @@ export interface JudgeRunResult {
   readonly tasks: ReadonlyMap<string, TaskRef>;
 }
 
-/** The judge dir of a run: `str(Path(run)) + "_judge"`, as the seed names it. */
-export function judgeDirOf(run: string): string {
-  return `${pyPathStr(run)}_judge`;
-}
-
 /**
  * The task ids with a record in a judge dir (its `<task_id>.json` files), from one listing: callers test this
  * set instead of opening each record file, which spares a failed open per task not yet judged.
  */
 export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set<string>> {
-  const files = (await store.list(judgeDir)).filter((e) => !e.isDirectory && e.name.endsWith('.json'));
-  return new Set(files.map((e) => e.name.slice(0, -'.json'.length)));
+  const files = (await store.list(judgeDir)).filter((e) => !e.isDirectory);
+  return new Set(files.map((e) => recordTaskId(e.name)).filter((id): id is string => id !== null));
 }
 
 /**
@@ -115,8 +117,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
   const judgeDir = judgeDirOf(run);
+  // A mistyped run is an error, and leaves no `<run>_judge` behind.
+  if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
+  const tasks = await readInstructions(run, { ...options, store });
   await store.mkdir(judgeDir);
-  const tasks = await loadInstructions(run, { ...options, store });
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
@@ -125,12 +129,13 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
+  let unbound = 0;
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   episodes.forEach((taskId, i) =>
     queue.add(async () => {
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome } = await judgeEpisodeDetailed({
+        const { record, outcome, identity } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -141,6 +146,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
           recorded,
         });
         results[i] = record;
+        if (identity === 'stale') {
+          options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
+        }
+        if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
       } catch (error) {
         errors.push({ taskId, error: describeError(error) });
@@ -149,6 +158,12 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     }),
   );
   await queue.onIdle();
+  if (unbound > 0) {
+    options.onEvent?.({
+      type: 'warning',
+      message: `${unbound} judge records had no episode identity (written by the seed or an older taskgen): kept, and bound to the episodes now in ${pyPathStr(run)}`,
+    });
+  }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { pyStrip } from '../py/text';
+import { episodeFile } from '../fs/layout';
 
 /** Options of {@link pickScreenshots}. */
 export interface PickScreenshotsOptions {
@@ -37,8 +38,12 @@ export function chooseScreenshots<T>(shots: readonly T[], k = 10): T[] {
  * does not parse (the seed would crash) is left out.
  */
 export async function pickScreenshots(episode: string, options: PickScreenshotsOptions = {}): Promise<string[]> {
-  const store = options.store ?? nodeStore();
-  const dir = path.posix.join(episode, 'screenshots');
+  return listScreenshots(options.store ?? nodeStore(), episode, options.k);
+}
+
+/** {@link pickScreenshots} on a given store (the library's internal callers always pass theirs). */
+export async function listScreenshots(store: FileStore, episode: string, k = 10): Promise<string[]> {
+  const dir = episodeFile(episode, 'screenshots');
   const steps: Array<{ name: string; n: number }> = [];
   for (const entry of await store.list(dir)) {
     if (entry.isDirectory || !STEP_SHOT.test(entry.name)) continue;
@@ -47,7 +52,7 @@ export async function pickScreenshots(episode: string, options: PickScreenshotsO
   }
   steps.sort((a, b) => a.n - b.n); // stable: equal numbers stay in name order
   const shots = steps.map((s) => path.posix.join(dir, s.name));
-  const final = path.posix.join(episode, 'final.png');
+  const final = episodeFile(episode, 'final');
   if (await store.exists(final)) shots.push(final);
-  return chooseScreenshots(shots, options.k ?? 10);
+  return chooseScreenshots(shots, k);
 }

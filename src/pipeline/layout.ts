@@ -1,7 +1,7 @@
 /** Where the pipeline puts everything: one fixed layout under one work dir. @module */
 import path from 'node:path';
-import { judgeDirOf } from '../judge/run';
 import { pyPathStr } from '../py/path';
+import { judgeDirOf, rowsReportFile, runFile, validateFile } from '../fs/layout';
 
 /** The paths of a pipeline work dir (POSIX-style, as given). */
 export interface PipelineLayout {
@@ -46,14 +46,14 @@ export function pipelineLayout(dir: string): PipelineLayout {
   const join = (...parts: string[]) => path.posix.join(root, ...parts);
   return {
     dir: root,
-    tasks: join('tasks.jsonl'),
+    tasks: runFile(root, 'tasks'),
     run: join('run'),
     runJudge: judgeDirOf(join('run')),
     human: join('human'),
     humanJudge: judgeDirOf(join('human')),
-    validate: path.posix.join(judgeDirOf(join('human')), '_validate.json'),
+    validate: validateFile(judgeDirOf(join('human'))),
     rows: join('rows'),
-    rowsReport: join('rows', '_report.json'),
+    rowsReport: rowsReportFile(join('rows')),
     runReport: join('run_report', 'index.html'),
     humanReport: join('human_report', 'index.html'),
   };

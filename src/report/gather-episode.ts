@@ -13,6 +13,7 @@ import { GradeInputsSchema, TaskSchema, type GradeInputs, type Task } from '../s
 import { MAX_ITEMS, actionView, changeView, clip, isRecord, judgeView, requestView, showValue } from './format';
 import { issueOf, type ReportRunData } from './gather-run';
 import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
+import { EPISODE_FILES } from '../fs/layout';
 
 /** Options of {@link readReportEpisode}. */
 export interface ReadReportEpisodeOptions {
@@ -46,8 +47,8 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
   let shots: ReportShot[] = [];
   if (data.dirs.has(id)) {
     const entries = new Set((await store.list(dir)).map((e) => e.name));
-    if (entries.has('grade_inputs.json')) {
-      const file = path.join(dir, 'grade_inputs.json');
+    if (entries.has(EPISODE_FILES.gradeInputs)) {
+      const file = path.join(dir, EPISODE_FILES.gradeInputs);
       inputs = await readJsonFile(store, file, GradeInputsSchema).catch((error: unknown) => {
         report(issueOf(error, file), 'grade_inputs.json could not be read');
         return null;
@@ -55,14 +56,14 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
     } else {
       notes.push('no grade_inputs.json');
     }
-    if (entries.has('episode.json')) {
-      const file = path.join(dir, 'episode.json');
+    if (entries.has(EPISODE_FILES.episode)) {
+      const file = path.join(dir, EPISODE_FILES.episode);
       episode = await readEpisodeFile(store, file).catch((error: unknown) => {
         report(issueOf(error, file), 'episode.json could not be read');
         return null;
       });
     }
-    shots = await screenshots(store, dir, id, entries.has('final.png'));
+    shots = await screenshots(store, dir, id, entries.has(EPISODE_FILES.final));
     if (shots.length === 0) notes.push('no screenshots');
   } else {
     notes.push('no episode dir in the run');
@@ -114,7 +115,7 @@ export function siteFromTaskId(id: string): string | null {
 
 /** `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir). */
 async function screenshots(store: FileStore, dir: string, id: string, finalInDir: boolean): Promise<ReportShot[]> {
-  const names = (await store.list(path.join(dir, 'screenshots'))).filter((e) => !e.isDirectory).map((e) => e.name);
+  const names = (await store.list(path.join(dir, EPISODE_FILES.screenshots))).filter((e) => !e.isDirectory).map((e) => e.name);
   const steps = names
     .map((name) => ({ name, n: STEP_SHOT.exec(name)?.[1] }))
     .filter((s): s is { name: string; n: string } => s.n !== undefined)

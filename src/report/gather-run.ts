@@ -9,10 +9,10 @@ import PQueue from 'p-queue';
 import type { z } from 'zod';
 import { InputError, describeError } from '../errors';
 import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonText, parseWith, readJsonFile } from '../io';
+import { parseJsonl, parseJsonText, parseWith, readJsonFile } from '../io';
 import { isPlainName } from '../names';
 import { pyTruthy } from '../py/repr';
-import { compareCodePoints, pyStrip } from '../py/text';
+import { compareCodePoints } from '../py/text';
 import {
   JudgeRecordSchema,
   ResultLineSchema,
@@ -25,6 +25,7 @@ import {
   type ValidateReport,
 } from '../schemas';
 import type { ReportIssue } from './types';
+import { EPISODE_MARKERS, JUDGE_FILES, judgeDirOf, recordTaskId, RESULTS_FILES, ROWS_FILES, RUN_FILES } from '../fs/layout';
 
 /** Options of {@link readRunForReport}. */
 export interface ReadRunForReportOptions {
@@ -59,14 +60,7 @@ export interface ReportRunData {
   readonly issues: readonly ReportIssue[];
 }
 
-/** Files an episode dir has; a directory with none of them (and no other evidence) is not an episode. */
-const EPISODE_MARKERS = ['grade_inputs.json', 'episode.json', 'screenshots', 'final.png'];
 const READ_CONCURRENCY = 32;
-
-/** The judge dir the seed uses for a run: `<run>_judge`. */
-export function defaultJudgeDir(run: string): string {
-  return `${trimSlashes(run)}_judge`;
-}
 
 /** The run dir without trailing slashes (`runs/a/` → `runs/a`). */
 export function trimSlashes(dir: string): string {
@@ -80,21 +74,21 @@ export function trimSlashes(dir: string): string {
 export async function readRunForReport(options: ReadRunForReportOptions): Promise<ReportRunData> {
   const { store } = options;
   const run = trimSlashes(options.run);
-  const judgeDir = trimSlashes(options.judgeDir ?? defaultJudgeDir(run));
+  const judgeDir = trimSlashes(options.judgeDir ?? judgeDirOf(run));
   const issues: ReportIssue[] = [];
   const report = (issue: ReportIssue) => {
     issues.push(issue);
     options.onIssue?.(issue);
   };
 
-  const taskList = await readLines(store, path.join(run, 'tasks.jsonl'), TaskSchema, report);
+  const taskList = await readLines(store, path.join(run, RUN_FILES.tasks), TaskSchema, report);
   const tasks = new Map<string, Task>();
   for (const task of taskList) if (!tasks.has(task.task_id)) tasks.set(task.task_id, task);
 
   const [judge, resultsRead, validate, rowsReport] = await Promise.all([
     readJudgeRecords(store, judgeDir, report),
     readResults(store, run, report),
-    readOptional(store, path.join(judgeDir, '_validate.json'), ValidateReportSchema, report),
+    readOptional(store, path.join(judgeDir, JUDGE_FILES.validate), ValidateReportSchema, report),
     options.rows ? readRowsReport(store, trimSlashes(options.rows), report) : null,
   ]);
   const { results, file: resultsFile } = resultsRead;
@@ -153,8 +147,9 @@ async function readJudgeRecords(
   report: (issue: ReportIssue) => void,
 ): Promise<Map<string, JudgeRecord>> {
   const names = (await store.list(judgeDir))
-    .filter((e) => !e.isDirectory && e.name.endsWith('.json') && !e.name.startsWith('_'))
-    .map((e) => e.name.slice(0, -'.json'.length));
+    .filter((e) => !e.isDirectory)
+    .map((e) => recordTaskId(e.name))
+    .filter((id): id is string => id !== null);
   const queue = new PQueue({ concurrency: READ_CONCURRENCY });
   const records = await Promise.all(
     names.map((id) =>
@@ -182,7 +177,7 @@ async function readResults(
   run: string,
   report: (issue: ReportIssue) => void,
 ): Promise<{ results: Map<string, boolean>; file: string | null }> {
-  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+  for (const name of RESULTS_FILES) {
     const file = path.join(run, name);
     const text = await readTextIfExists(store, file);
     if (text === null) continue;
@@ -197,7 +192,7 @@ async function readRowsReport(
   rows: string,
   report: (issue: ReportIssue) => void,
 ): Promise<RowsReport | null> {
-  const file = path.join(rows, '_report.json');
+  const file = path.join(rows, ROWS_FILES.report);
   return readOptional(store, file, RowsReportSchema, report, 'no rows report here');
 }
 
@@ -243,29 +238,7 @@ async function readLines<S extends z.ZodType>(
 
 /** The valid lines of `text`, the content of the JSONL `file`; see {@link readLines}. */
 function parseLines<S extends z.ZodType>(text: string, file: string, schema: S, report: (issue: ReportIssue) => void): Array<z.output<S>> {
-  const lines = text.split('\n');
-  const out: Array<z.output<S>> = [];
-  lines.forEach((line, i) => {
-    if (pyStrip(line) === '') return;
-    const where = { file, line: i + 1 };
-    let value: unknown;
-    try {
-      value = parseJsonText(line, where);
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      const torn = i === lines.length - 1; // no newline after it: a write cut short
-      report({ file, line: i + 1, problem: `${torn ? 'torn last line (no newline, not valid JSON)' : error.problem}: skipped` });
-      return;
-    }
-    try {
-      out.push(parseWith(schema, value, where));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      const issue = issueOf(error, file);
-      report({ ...issue, problem: `${issue.problem}: skipped` });
-    }
-  });
-  return out;
+  return parseJsonl(text, file, schema, { lenient: true, onIssue: ({ file, line, problem }) => report({ file, line, problem }) });
 }
 
 /** A thrown error as an issue of `file`, keeping the line and field an {@link InputError} names. */

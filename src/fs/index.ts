@@ -1,4 +1,0 @@
-/** File stores. @module */
-export * from './types';
-export * from './node';
-export * from './memory';

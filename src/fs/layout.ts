@@ -1,0 +1,90 @@
+/**
+ * The on-disk formats' names, in one place: every file of a run dir, an episode dir, a judge dir and a rows dir
+ * (the seed's names, byte for byte). Other modules build paths through these and never spell a name out.
+ *
+ * ```
+ * <run>/tasks.jsonl                  the run's tasks
+ * <run>/results.jsonl                verifier results (results_regraded.jsonl wins when present)
+ * <run>/<task_id>/                   an episode: episode.json, grade_inputs.json, screenshots/, final.png,
+ *                                    rows/{rows.jsonl, episode.json, step_*.png}
+ * <run>_judge/<task_id>.json         a judge record; _validate.json: the judge against the verifiers
+ * <rows>/<task_id>/                  the selected episodes' rows dirs; _report.json: the selection
+ * ```
+ * @module
+ */
+import path from 'node:path';
+import { assertPlainName } from '../names';
+import { pyPathStr } from '../py/path';
+
+/** The files of a run dir. */
+export const RUN_FILES = Object.freeze({ tasks: 'tasks.jsonl', results: 'results.jsonl', resultsRegraded: 'results_regraded.jsonl' });
+
+/** The verifier results of a run, in the order the seed looks for them: the first that exists is read. */
+export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.resultsRegraded, RUN_FILES.results]);
+
+/** The file names inside an episode directory. */
+export const EPISODE_FILES = Object.freeze({
+  episode: 'episode.json',
+  gradeInputs: 'grade_inputs.json',
+  screenshots: 'screenshots',
+  final: 'final.png',
+  rows: 'rows',
+  rowsFile: 'rows/rows.jsonl',
+  rowsEpisode: 'rows/episode.json',
+});
+
+/** Files an episode dir has; a directory with none of them is not an episode. */
+export const EPISODE_MARKERS: readonly string[] = Object.freeze([
+  EPISODE_FILES.gradeInputs,
+  EPISODE_FILES.episode,
+  EPISODE_FILES.screenshots,
+  EPISODE_FILES.final,
+]);
+
+/** The files of a judge dir besides the records. Names starting with `_` are never a task's record. */
+export const JUDGE_FILES = Object.freeze({ validate: '_validate.json', recordSuffix: '.json' });
+
+/** The files of a rows dir besides the episodes' dirs. */
+export const ROWS_FILES = Object.freeze({ report: '_report.json', rows: 'rows.jsonl' });
+
+/** The judge dir of a run: `str(Path(run)) + "_judge"`, as the seed names it. */
+export function judgeDirOf(run: string): string {
+  return `${pyPathStr(run)}_judge`;
+}
+
+/** An episode's dir: `<run>/<task_id>` (the task id checked plain first). */
+export function episodeDirOf(run: string, taskId: string): string {
+  assertPlainName(taskId, 'task id');
+  return path.posix.join(run, taskId);
+}
+
+/** A file of an episode dir by its role. */
+export function episodeFile(episodeDir: string, file: keyof typeof EPISODE_FILES): string {
+  return path.posix.join(episodeDir, EPISODE_FILES[file]);
+}
+
+/** A file of a run dir by its role. */
+export function runFile(run: string, file: keyof typeof RUN_FILES): string {
+  return path.posix.join(run, RUN_FILES[file]);
+}
+
+/** A judge record's file: `<judgeDir>/<task_id>.json`. */
+export function judgeRecordFile(judgeDir: string, taskId: string): string {
+  assertPlainName(taskId, 'task id');
+  return path.posix.join(judgeDir, `${taskId}${JUDGE_FILES.recordSuffix}`);
+}
+
+/** The task id of a judge dir's file name, or `null` for a file that is not a record (`_validate.json`, ...). */
+export function recordTaskId(name: string): string | null {
+  return name.endsWith(JUDGE_FILES.recordSuffix) && !name.startsWith('_') ? name.slice(0, -JUDGE_FILES.recordSuffix.length) : null;
+}
+
+/** The judge-vs-verifier report of a judge dir: `<judgeDir>/_validate.json`. */
+export function validateFile(judgeDir: string): string {
+  return path.posix.join(judgeDir, JUDGE_FILES.validate);
+}
+
+/** The selection report of a rows dir: `<rows>/_report.json`. */
+export function rowsReportFile(rows: string): string {
+  return path.posix.join(rows, ROWS_FILES.report);
+}

@@ -1,0 +1,115 @@
+/**
+ * The resumable multi-site runner (the seed's `cmd_propose`): sites in parallel, written to the tasks JSONL in
+ * input order, whole sites only.
+ * @module
+ */
+import PQueue from 'p-queue';
+import { siteContext, type SiteContextOptions } from '../context';
+import { nodeStore } from '../fs/node';
+import type { FileStore } from '../fs/types';
+import { assertPlainName } from '../names';
+import { pyDumps } from '../py/json';
+import type { Task } from '../schemas';
+import type { SiteSource } from '../source/types';
+import { readTasksFile } from './file';
+import { proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
+
+/** Options of {@link proposeSites}. */
+export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent'>, SiteContextOptions {
+  /** The sites, in the order their tasks are written (duplicates are proposed once). */
+  readonly sites: readonly string[];
+  /** Where sitemaps and pages come from. */
+  readonly source: SiteSource;
+  /** The tasks JSONL (the seed's default: `data/webmix/taskgen/tasks.jsonl`). */
+  readonly out: string;
+  /** Sites proposed at once. Default 8. */
+  readonly workers?: number;
+  /** Where `out` lives. Default the local disk. */
+  readonly store?: FileStore;
+  /** Receives every {@link ProposeEvent}: the file's state, each site and batch. */
+  readonly onEvent?: (event: ProposeEvent) => void;
+}
+
+/** What {@link proposeSites} did. */
+export interface ProposeSummary {
+  /** Sites already in the file before this run (kept as they were). */
+  readonly done: readonly string[];
+  /** The sites proposed by this run, in the order written; a site with 0 tasks is not written. */
+  readonly sites: ReadonlyArray<{ readonly site: string; readonly tasks: number; readonly info: number }>;
+  /** Tasks written by this run, and how many of them are information tasks. */
+  readonly tasks: number;
+  readonly info: number;
+  /** Batches that gave nothing, and reply entries skipped. */
+  readonly failedBatches: number;
+  readonly skippedTasks: number;
+}
+
+/**
+ * Proposes tasks for every site not yet in `out` and writes them there as the seed does (one JSON line per task,
+ * `json.dumps(t, ensure_ascii=False)`, sites in the order of `sites`), resumably: sites already in the file are
+ * kept, and after each site the whole file is replaced atomically with that site's block appended, so a run killed
+ * at any moment leaves only whole sites behind (see `readTasksFile` for files the seed left torn). Site contexts are
+ * built first, so a bad sitemap fails the run before any model call.
+ */
+export async function proposeSites(options: ProposeSitesOptions): Promise<ProposeSummary> {
+  const { source, llm, out, perSite = 140, batch = 20, seed = 20261008, workers = 8, onEvent } = options;
+  const store = options.store ?? nodeStore();
+  for (const site of options.sites) assertPlainName(site, 'site');
+  if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`proposeSites: workers must be an integer >= 1, got ${workers}`);
+  let failedBatches = 0;
+  let skippedTasks = 0;
+  const report = (event: ProposeEvent) => {
+    if (event.type === 'batch-failed') failedBatches++;
+    if (event.type === 'task-skipped') skippedTasks++;
+    onEvent?.(event);
+  };
+
+  const file = await readTasksFile(store, out, report);
+  let text = file.text;
+  const pending = [...new Set(options.sites)].filter((site) => !file.sites.includes(site));
+  const contextQueue = new PQueue({ concurrency: workers });
+  const contexts = await Promise.all(
+    pending.map((site) => contextQueue.add(() => siteContext(site, source, { nPages: options.nPages, cap: options.cap }))),
+  );
+  report({ type: 'start', sites: pending, done: file.sites, perSite });
+
+  const queue = new PQueue({ concurrency: workers });
+  const jobs = contexts.map((ctx) =>
+    queue.add(() => {
+      report({ type: 'site-started', site: ctx.site });
+      return proposeSite(ctx, { llm, perSite, batch, seed, onEvent: report });
+    }),
+  );
+  for (const job of jobs) job.catch(() => undefined); // awaited in order below; a later failure waits its turn
+
+  const written: Array<{ site: string; tasks: number; info: number }> = [];
+  for (const [i, job] of jobs.entries()) {
+    let tasks: Task[];
+    try {
+      tasks = await job;
+    } catch (error) {
+      queue.clear();
+      await queue.onIdle();
+      throw error;
+    }
+    const site = contexts[i]!.site;
+    const info = tasks.filter((t) => t.task_kind === 'info').length;
+    if (tasks.length) {
+      // The whole file is replaced, not appended to: an append killed midway leaves part of a site, which the
+      // next run would take for done (the seed's resume looks only at which sites appear). Rewriting costs a few
+      // MB of writes per run of 52 sites and keeps the seed's file format unchanged.
+      text += tasks.map((t) => `${pyDumps(t, { ensureAscii: false })}\n`).join('');
+      await store.writeAtomic(out, text);
+    }
+    written.push({ site, tasks: tasks.length, info });
+    report({ type: 'site-done', site, tasks: tasks.length, info });
+  }
+  return {
+    done: file.sites,
+    sites: written,
+    tasks: written.reduce((n, s) => n + s.tasks, 0),
+    info: written.reduce((n, s) => n + s.info, 0),
+    failedBatches,
+    skippedTasks,
+  };
+}
