@@ -152,8 +152,11 @@ describe('taskgen export', () => {
 
     it('a verdict given for another episode', async () => {
       const { stderr, id, copy } = await broken('stale', async (copy, id) => {
-        // The judge kept the id of the episode it judged; that episode has since been recorded again.
-        await fs.writeFile(path.join(copy, 'run_judge', `${id}.episode_id`), '0123456789abcdef\n');
+        // The judge bound its record to the episode it judged; the episode has since been recorded again.
+        const file = path.join(copy, 'run', id, 'episode.json');
+        const episode = JSON.parse(await fs.readFile(file, 'utf8')) as { timings: { ms: number } };
+        episode.timings.ms += 1;
+        await fs.writeFile(file, `${JSON.stringify(episode, null, 1)}\n`);
       });
       expect(stderr).toContain(`episode ${id}: stale verdict`);
       expect(stderr).toContain(path.join(copy, 'run_judge', `${id}.json`));
