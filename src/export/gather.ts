@@ -11,6 +11,7 @@ import { readTextIfExists, type FileStore } from '../fs/types';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../io';
 import { isPlainName } from '../names';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../provenance';
+import { pyDumps } from '../py/json';
 import { pyTruthy } from '../py/repr';
 import { GradeInputsSchema, ResultLineSchema, RowSchema, RowsReportSchema, type Episode, type JudgeRecord, type Row } from '../schemas';
 
@@ -130,8 +131,9 @@ export async function readStepRows(store: FileStore, dir: string, taskId: string
 export async function readEvidence(store: FileStore, dir: string): Promise<{ requests: string[]; changes: string[]; actions: string[] }> {
   const inputs = await readJsonFileIfExists(store, path.posix.join(dir, 'grade_inputs.json'), GradeInputsSchema);
   const requests = (inputs?.log ?? []).map((r) => `${String(r.method ?? '')} ${String(r.path ?? '')} -> ${String(r.status ?? '')}`);
-  const changes = (inputs?.changes ?? []).map((c) => JSON.stringify(c));
-  const actions = (inputs?.actions ?? []).map((a) => JSON.stringify(a));
+  // pyDumps: the values as the seed's files hold them (integral floats, ints past 2^53).
+  const changes = (inputs?.changes ?? []).map((c) => pyDumps(c, { ensureAscii: false }));
+  const actions = (inputs?.actions ?? []).map((a) => pyDumps(a, { ensureAscii: false }));
   return { requests, changes, actions };
 }
 
