@@ -187,6 +187,23 @@ export {
   type ReportStageSummary,
 } from './pipeline';
 
+// Sharing the data: a run as a Hugging Face dataset (Parquet configs `steps` and `episodes`, a dataset card), with
+// the provenance of every row, and readers that load it back.
+export {
+  exportDataset,
+  loadSteps,
+  loadEpisodes,
+  ProvenanceSchema,
+  type Provenance,
+  type EpisodeRow,
+  type StepRow,
+  type ExportEvent,
+  type ExportOptions,
+  type ExportResult,
+  type LoadOptions,
+  type ImageValue,
+} from './export';
+
 // The run report: a static HTML page of a run.
 export {
   writeReport,
