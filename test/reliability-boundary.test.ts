@@ -10,6 +10,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputError, OutsideSiteError, attempt, browserHost, fakeLLM, memorySource, proposeSites, scriptedPolicy, type BrowserHost, type Task } from '../src/index';
+import { runCli } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
@@ -63,6 +64,16 @@ describe('site boundary', () => {
       expect((error as Error).message).toBe(`task tg-shop-evil: start_path: ${JSON.stringify(start)} is outside the site ${baseUrl}/sites/shop/ (${reason}): refused`);
       expect(existsSync(out)).toBe(false);
     }
+  });
+
+  it('taskgen attempt refuses it too, through --site-prefix as well, and writes nothing', async () => {
+    const dir = await tempDir('rel-boundary-');
+    const tasks = path.join(dir, 'tasks.jsonl');
+    await fs.writeFile(tasks, `${JSON.stringify(task('tg-shop-evil', '/sites/shop/'))}\n`);
+    const r = await runCli(['attempt', '--tasks', tasks, '--out', path.join(dir, 'run'), '--base-url', baseUrl, '--policy', 'oracle', '--site-prefix', '/shops/{site}/']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`task tg-shop-evil: start_path: "/sites/shop/" is outside the site ${baseUrl}/shops/shop/ (/sites/shop/ is outside /shops/shop/): refused`);
+    expect(existsSync(path.join(dir, 'run'))).toBe(false);
   });
 
   it('keeps the agent inside: links, gotos and redirects out are blocked and shown to it; nothing of them is recorded', async () => {

@@ -9,7 +9,7 @@ import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import { proposeSites, type ProposeEvent } from '../propose';
 import { miniwebSource } from '../source/miniweb';
-import { integer } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
@@ -29,6 +29,7 @@ interface ProposeFlags {
   sitemaps: string;
   split?: string;
   baseUrl: string;
+  sitePrefix: string;
 }
 
 /** Registers `taskgen propose`. */
@@ -48,6 +49,7 @@ export function register(program: Command): void {
     .requiredOption('--sitemaps <dir>', 'the directory of <site>.json sitemaps')
     .option('--split <file>', 'the split file (needed without --sites)')
     .requiredOption('--base-url <url>', 'the server the sites are under, such as http://127.0.0.1:8000')
+    .option('--site-prefix <path>', "a site's path on the server; every sitemap page must be under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .action(async (flags: ProposeFlags) => {
       const source = miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl });
       if (!flags.sites && !flags.split) throw new Error('give --sites a,b or --split FILE (its train list)');
@@ -67,6 +69,7 @@ export function register(program: Command): void {
         batch: flags.batch,
         seed: flags.seed,
         workers: flags.workers,
+        sitePrefix: sitePrefixOf(flags.sitePrefix),
         onEvent: printer.onEvent,
       }).finally(printer.stop);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
