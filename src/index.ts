@@ -31,3 +31,15 @@ export { formatRunStatus, runStatus } from './status';
 export { ASIDE_DIR, ClaimLostError, ClaimSchema, EpisodeClaims, readClaims, WORK_DIR } from './agent/claims';
 export type { Acquired, ClaimRecord, ClaimsOptions, FoundClaim, HeldClaim } from './agent/claims';
 export type { RunningEpisode, RunStatus, RunStatusOptions, ShardStatus } from './status';
+// issue 12 (rel-data): episode identity, binding each judge record to the episode it judged.
+export {
+  EPISODE_BINDINGS_DIR,
+  EPISODE_ID_FILES,
+  bindJudgeRecord,
+  bindingFileOf,
+  episodeIdOf,
+  judgeRecordState,
+  judgedEpisodeIdOf,
+  recordDigest,
+  type JudgeRecordState,
+} from './episode-id';
