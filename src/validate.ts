@@ -111,7 +111,7 @@ export function formatScore(score: JudgeScore): string {
 }
 
 /**
- * Options of {@link validate}: those of {@link judgeRun}. With a `shard`, validate judges that shard's
+ * Options of {@link validate}: those of {@link judgeRun}. With a `shard` of more than one, validate judges that shard's
  * episodes only and scores nothing: the figures are over the whole run, so the pass without a shard, run once
  * after every shard has judged its part, scores them (and judges whatever a shard left).
  */
@@ -146,7 +146,7 @@ export async function validate(run: string, options: ValidateOptions & { readonl
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
   const store = options.store ?? nodeStore();
-  if (options.shard) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
+  if (options.shard && options.shard.count > 1) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
   await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
   const results = await readVerifierResults(store, run, options);
   const judged = await judgeRun(run, { ...options, store });

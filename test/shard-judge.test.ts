@@ -31,6 +31,8 @@ describe('sharded judge and validate', () => {
     expect(whole.judged.records).toHaveLength(5);
     expect(llm.calls).toHaveLength(5);
     expect(whole.report.overall).toMatchObject({ episodes: 5, tp: 3, fp: 0, fn: 0, tn: 2 });
+    // Shard 0 of 1 is the whole run (how a job inside an array asks for the unsharded pass).
+    expect((await validate(run, { llm, shard: { index: 0, count: 1 } })).report).toEqual(whole.report);
   });
 
   it('leaves the whole-run stages of the pipeline to the pass without a shard', () => {
@@ -38,5 +40,6 @@ describe('sharded judge and validate', () => {
     expect(stages).toEqual(['attempt', 'judge', 'validate']);
     expect(skipped.map((s) => s.stage)).toEqual(['propose', 'rows', 'report']);
     expect(skipped[0]!.reason).toContain('shard 1/4');
+    expect(stagesToRun({ shard: { index: 0, count: 1 } }).stages).toHaveLength(6);
   });
 });

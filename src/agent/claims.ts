@@ -139,7 +139,7 @@ export class EpisodeClaims {
 
   /** The claims of `taskId`, lowest generation first, each with whether it is stale. */
   async claimsOf(taskId: string): Promise<FoundClaim[]> {
-    return (await readClaims(this.store, this.options.run, this.options.staleMs)).get(taskId) ?? [];
+    return (await readClaims(this.store, this.options.run, this.options.staleMs, taskId)).get(taskId) ?? [];
   }
 
   private record(taskId: string, gen: number): ClaimRecord {
@@ -262,16 +262,17 @@ export class ClaimLostError extends Error {
 }
 
 /**
- * Every claim in a run dir by task id, lowest generation first, with why each is stale: its process is gone
- * (same host, pid not running or reused), its heartbeat is older than `staleMs`, or the file does not parse.
+ * Every claim in a run dir by task id (or only `taskId`'s), lowest generation first, with why each is stale:
+ * its process is gone (same host, pid not running or reused), its heartbeat is older than `staleMs`, or the
+ * file does not parse.
  */
-export async function readClaims(store: FileStore, run: string, staleMs: number): Promise<Map<string, FoundClaim[]>> {
+export async function readClaims(store: FileStore, run: string, staleMs: number, taskId?: string): Promise<Map<string, FoundClaim[]>> {
   const work = path.posix.join(run, WORK_DIR);
   const found = new Map<string, FoundClaim[]>();
   const host = hostname();
   for (const entry of await store.list(work)) {
     const m = entry.isDirectory ? null : CLAIM_FILE.exec(entry.name);
-    if (!m) continue;
+    if (!m || (taskId !== undefined && m[1] !== taskId)) continue;
     const file = path.posix.join(work, entry.name);
     const text = await readTextIfExists(store, file);
     if (text === null) continue; // released meanwhile

@@ -84,7 +84,10 @@ export function judgePrinter(options: PrinterOptions & { from?: string } = {}): 
   const onEvent = (event: JudgeEvent) => {
     switch (event.type) {
       case 'start':
-        if (event.shard) say(process.stderr, shardLine({ shard: event.shard, from: options.from ?? 'the options' }, event.shard.total, 'episodes'));
+        if (event.shard) {
+          const line = shardLine({ shard: event.shard, from: options.from ?? '' }, event.shard.total, 'episodes');
+          say(process.stderr, options.from ? line : line.replace(/, from $/, ''));
+        }
         say(process.stdout, formatJudgeStart(event));
         bar = event.episodes > 0
           ? progressBar(`${options.label ?? 'judge'} [{bar}] {value}/{total} episodes | {success} success | {failed} errors | {duration_formatted}`, options.progress)

@@ -43,7 +43,7 @@ export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only' | 'sha
   for (const stage of PIPELINE_STAGES) {
     if (options.only && !options.only.includes(stage)) skipped.push({ stage, reason: 'not in only' });
     else if (options.skip?.includes(stage)) skipped.push({ stage, reason: 'skipped' });
-    else if (options.shard && WHOLE_RUN_STAGES.includes(stage)) {
+    else if (options.shard && options.shard.count > 1 && WHOLE_RUN_STAGES.includes(stage)) {
       skipped.push({ stage, reason: `a whole-run stage: shard ${options.shard.index}/${options.shard.count} leaves it to the pass without a shard` });
     } else stages.push(stage);
   }
