@@ -44,7 +44,7 @@ try {
   // %% The figures: success rates, the judge against the verifiers, the rows, tokens and cost.
   const { attempt, judge, validate, rows } = summary.stages;
   console.log(`episodes ${attempt?.episodes}, judged SUCCESS ${judge?.success} (${judge?.rate})`);
-  console.log(`judge vs verifiers: precision ${validate?.score.precision}, recall ${validate?.score.recall}, agreement ${validate?.score.agreement}`);
+  console.log(`judge vs verifiers: precision ${validate?.score?.precision}, recall ${validate?.score?.recall}, agreement ${validate?.score?.agreement}`);
   console.log(`rows: ${rows?.report.selected_trajectories} trajectories, ${rows?.report.selected_rows} of ${rows?.report.budget} steps`);
   console.log(formatUsage(summary.usage));
   console.log(`report: file://${path.resolve(summary.layout.runReport)}`);

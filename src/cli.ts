@@ -9,6 +9,7 @@ import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
+import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
 
 const program = new Command('taskgen')
@@ -16,7 +17,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerJudgeLab];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerJudgeLab];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -98,6 +98,8 @@ export interface SiteContextOptions {
   readonly nPages?: number;
   /** The most code points of text per page. Default 1800. */
   readonly cap?: number;
+  /** Told of each page that could not be rendered (its text becomes `(could not render: <error name>)`). */
+  readonly onRenderError?: (path: string, error: unknown) => void;
 }
 
 type Dict = Record<string, unknown>;
@@ -122,7 +124,7 @@ export async function siteContext(site: string, source: SiteSource, options: Sit
   const home = pages.length ? pyStr(get(pages[0], 'path')) : `/sites/${site}/`;
   const rich = [...byPage.keys()].sort((a, b) => byPage.get(b)!.length - byPage.get(a)!.length);
   const show = [home, ...rich.filter((p): p is string => !!p && p !== home).slice(0, nPages - 1)];
-  const texts = await Promise.all(show.map((path) => pageText(source, path, cap)));
+  const texts = await Promise.all(show.map((path) => pageText(source, path, cap, options.onRenderError)));
 
   const pageLines = pages.slice(0, 90).map((p) => `${pyStr(get(p, 'path'))} ${pyStr(pyOr(get(p, 'title'), ''))}`);
   const ctrlLines = [...byPage]
@@ -157,10 +159,11 @@ function groupControls(controls: readonly unknown[]): Map<string | null, string[
   return byPage;
 }
 
-async function pageText(source: SiteSource, path: string, cap: number): Promise<string> {
+async function pageText(source: SiteSource, path: string, cap: number, onError?: (path: string, error: unknown) => void): Promise<string> {
   try {
     return `--- ${path}\n${visibleText(await source.fetchPage(path), cap)}`;
   } catch (error) {
+    onError?.(path, error);
     const name = error instanceof Error ? error.name : typeof error;
     return `--- ${path}\n(could not render: ${name})`;
   }

@@ -7,4 +7,4 @@ export type { CopyMode, DirEntry, FileStore } from './fs/types';
 export { nodeStore } from './fs/node';
 export { memoryStore, type MemoryStore } from './fs/memory';
 export { readJsonFile, readJsonl, parseJsonl, type JsonlIssue, type ReadJsonlOptions } from './io';
-export { episodeIdOf, judgedEpisodeIdOf, judgeRecordState, type JudgeRecordState } from './episode-id';
+export { episodeIdOf, judgedEpisodeIdOf } from './episode-id';

@@ -123,6 +123,7 @@ export {
   type VerifiedJudgment,
   type ValidateOptions,
   type ValidateResult,
+  type ValidateShardResult,
 } from './validate';
 
 // Choosing a judge (issue 13): judge variants and the judge lab, measured against the verifiers and each other.
@@ -293,8 +294,6 @@ export {
   parseJsonl,
   episodeIdOf,
   judgedEpisodeIdOf,
-  judgeRecordState,
-  type JudgeRecordState,
   type FileStore,
   type MemoryStore,
   type DirEntry,
@@ -303,9 +302,25 @@ export {
   type ReadJsonlOptions,
 } from './files';
 
+// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE) and their progress.
+export {
+  shardTasks,
+  shardFromEnv,
+  parseShard,
+  runStatus,
+  type Shard,
+  type ShardFromEnvOptions,
+  type ShardSource,
+  type RunStatus,
+  type RunStatusOptions,
+  type ShardStatus,
+  type RunningEpisode,
+} from './shards';
+
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './errors';
-export { LLMError } from './models';
+export { ShardError } from './shards';
+export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';

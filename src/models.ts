@@ -21,4 +21,5 @@ export {
   type WithUsageOptions,
 } from './llm/usage';
 export { DEFAULT_PRICES, type ModelPrice, type PriceTable } from './llm/prices';
-export { scrubSecrets, type ErrorContext } from './llm/errors';
+export { scrubSecrets, isFatalLLMError, MalformedReplyError, type ErrorContext } from './llm/errors';
+export { StageStoppedError, type CallFailure } from './failures';

@@ -9,6 +9,7 @@ import { nodeStore } from './fs/node';
 import { InputError } from './errors';
 import { readTextIfExists, type FileStore } from './fs/types';
 import { parseJsonText, parseWith, readJsonFileIfExists } from './io';
+import { syncRunFiles } from './agent/run-dir';
 import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
@@ -108,7 +109,11 @@ export function formatScore(score: JudgeScore): string {
   return pyDumps(Object.fromEntries(SCORE_KEYS.map((k) => [k, score[k]])), { floatKeys: FLOAT_KEYS });
 }
 
-/** Options of {@link validate}: those of {@link judgeRun}. */
+/**
+ * Options of {@link validate}: those of {@link judgeRun}. With a `shard`, validate judges that shard's
+ * episodes only and scores nothing: the figures are over the whole run, so the pass without a shard, run once
+ * after every shard has judged its part, scores them (and judges whatever a shard left).
+ */
 export type ValidateOptions = JudgeRunOptions;
 
 /** What {@link validate} returns. */
@@ -121,6 +126,13 @@ export interface ValidateResult {
   readonly pairs: ReadonlyArray<{ readonly taskId: string; readonly verifier: boolean; readonly judge: boolean }>;
 }
 
+/** What a sharded {@link validate} returns: its judge pass; no report (the unsharded pass scores). */
+export interface ValidateShardResult {
+  readonly report: null;
+  readonly judged: JudgeRunResult;
+  readonly pairs: readonly [];
+}
+
 /**
  * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
  * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
@@ -128,8 +140,13 @@ export interface ValidateResult {
  * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
  * written to `<run>_judge/_validate.json` atomically.
  */
-export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult> {
+export async function validate(run: string, options: ValidateOptions & { readonly shard?: undefined }): Promise<ValidateResult>;
+/** With a shard: judges the shard's episodes and scores nothing ({@link ValidateOptions}). */
+export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
+export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
   const store = options.store ?? nodeStore();
+  if (options.shard) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
+  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
   const results = await readVerifierResults(store, run, options);
   const judged = await judgeRun(run, { ...options, store });
   const pairs = (

@@ -77,7 +77,8 @@ async function snapshot(out: string) {
   return {
     results: await readFile(path.join(out, 'results.jsonl'), 'utf8'),
     tasks: await readFile(path.join(out, 'tasks.jsonl'), 'utf8'),
-    dirs: (await readdir(out)).filter((d) => !d.includes('.tmp-')).sort(),
+    // _aside/ keeps the killed process's partial episode, moved out of the way (DESIGN.md §8)
+    dirs: (await readdir(out)).filter((d) => !d.includes('.tmp-') && d !== '_aside').sort(),
     files,
   };
 }
@@ -133,6 +134,23 @@ describe('taskgen attempt', () => {
     // the sandbox's own record: the session's requests came from the server
     const grade = JSON.parse(await readFile(path.join(out, human[0]!.task_id, 'grade_inputs.json'), 'utf8'));
     expect(grade.log.length).toBeGreaterThan(0);
+  });
+
+  it('stops at once, with the cause, when the agent model refuses the key (issue 12)', async () => {
+    const refusing = await startFakeOpenAI({ replies: [{ status: 401, message: 'invalid api key' }] });
+    try {
+      const out = path.join(tmp, 'refused-run');
+      const r = await runCli(['attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
+        '--endpoint', refusing.url, '--concurrency', '2', '--no-progress', '--timeout', '30']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('attempt stopped');
+      expect(r.stderr).toMatch(/HTTP 401: invalid api key \(check the key/);
+      // One call per episode in flight, not one (or five) per task.
+      expect(refusing.requests.length).toBeLessThanOrEqual(2);
+      expect(await finishedEpisodes(out)).toBe(0);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('names a bad tasks line by file, line and field', async () => {

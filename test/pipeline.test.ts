@@ -103,10 +103,10 @@ describe('pipeline on the sandbox', () => {
     expect(results.map((r) => r.task_id)).toEqual(human.map((t) => t.task_id));
     expect(validate).toMatchObject({ humanTasks: 4, attempt: { tasks: 4, episodes: 4, failed: 0 }, judge: { episodes: 4 } });
     expect(validate!.attempt.verified).toMatchObject({ total: 4, passed: results.filter((r) => r.ok).length });
-    expect(validate!.score.episodes).toBe(4);
-    expect(validate!.score.verifier_pass).toBe(results.filter((r) => r.ok).length);
-    expect((await json(l.validate)).overall).toMatchObject({ episodes: 4, tp: validate!.score.tp, fp: validate!.score.fp });
-    expect(Object.keys(validate!.byKind).sort()).toEqual(['action', 'info']);
+    expect(validate!.score!.episodes).toBe(4);
+    expect(validate!.score!.verifier_pass).toBe(results.filter((r) => r.ok).length);
+    expect((await json(l.validate)).overall).toMatchObject({ episodes: 4, tp: validate!.score!.tp, fp: validate!.score!.fp });
+    expect(Object.keys(validate!.byKind!).sort()).toEqual(['action', 'info']);
 
     // every model call counted under its stage
     expect(first.usage.steps.propose!.calls).toBeGreaterThanOrEqual(2);

@@ -119,6 +119,11 @@ describe('proposeSites', () => {
       info: 6,
       failedBatches: 1,
       skippedTasks: 0,
+      // The failed batch was a reply that is not JSON, not a failed call; the site still got its 5 tasks.
+      failures: [{ site: 'beta', batch: 0, reason: 'JSONDecodeError Expecting value: line 1 column 1 (char 0)' }],
+      callErrors: 0,
+      callFailures: [],
+      shortSites: [],
     });
     expect(events.filter((e) => e.type === 'site-done').map((e) => (e as { site: string }).site)).toEqual(SITES);
     expect(events.find((e) => e.type === 'start')).toEqual({ type: 'start', sites: SITES, done: [], perSite: 5 });

@@ -10,7 +10,6 @@ import {
   InputError,
   episodeIdOf,
   fakeLLM,
-  judgeRecordState,
   judgeRun,
   judgedEpisodeIdOf,
   nodeStore,
@@ -19,7 +18,7 @@ import {
   type JudgeEvent,
   type RowsEvent,
 } from '../src/index';
-import { bindJudgeRecord } from '../src/episode-id';
+import { bindJudgeRecord, judgeRecordState } from '../src/episode-id';
 import { scanRun } from '../src/agent/run-dir';
 import { runCli } from './helpers/cli';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
@@ -115,7 +114,7 @@ describe('episode identity', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(path.join(run, ID, 'episode.json'));
     const aside = (await fs.readdir(path.join(run, '_quarantine')));
-    expect(aside).toEqual([expect.stringMatching(new RegExp(`^${ID}-\\d{8}T\\d{9}Z$`))]);
+    expect(aside).toEqual([expect.stringMatching(new RegExp(`^${ID}-\\d{8}T\\d{9}Z-\\d+$`))]);
     expect(warnings[0]).toContain(path.join(run, '_quarantine', aside[0]!));
     const kept = path.join(run, '_quarantine', aside[0]!);
     expect(await fs.readFile(path.join(kept, 'episode.json'), 'utf8')).toBe(broken);

@@ -3,7 +3,6 @@
  * episode recorded in `<out>/<task_id>/`. Resumable: finished episodes are skipped, half-written ones redone.
  * @module
  */
-import path from 'node:path';
 import PQueue from 'p-queue';
 import { describeError } from '../errors';
 import { nodeStore } from '../fs/node';
@@ -11,11 +10,13 @@ import type { FileStore } from '../fs/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
 import { assertPlainName } from '../names';
 import type { Episode, Outcome, Task } from '../schemas';
+import { shardTasks, type Shard } from '../shard';
 import type { SiteSource } from '../source/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
-import { mergeTasksFile, scanRun, writeResults } from './run-dir';
+import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
+import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
 import type { EvidenceProvider, Policy } from './types';
 
 /** Options of {@link attempt}. */
@@ -51,11 +52,24 @@ export interface AttemptOptions {
   readonly onEvent?: (event: AttemptEvent) => void;
   /** Stops the run: no new episodes start, running ones are dropped (redone next time), the call rejects. */
   readonly signal?: AbortSignal;
+  /**
+   * Attempt only this shard's tasks, `tasks[index::count]` in the given order (DESIGN.md §8); `tasks.jsonl`
+   * still lists them all, so every shard writes the same run files. Default all tasks.
+   */
+  readonly shard?: Shard;
 }
 
 /** Progress of an {@link attempt} run. */
 export type AttemptEvent =
-  | { readonly type: 'run-start'; readonly tasks: number; readonly finished: number; readonly todo: number }
+  | {
+      readonly type: 'run-start';
+      /** This call's tasks (its shard's). */
+      readonly tasks: number;
+      readonly finished: number;
+      readonly todo: number;
+      /** The shard, and the tasks of all shards; `null` for an unsharded run. */
+      readonly shard: { readonly index: number; readonly count: number; readonly total: number } | null;
+    }
   | { readonly type: 'episode-start'; readonly taskId: string }
   | ({ readonly type: 'step'; readonly taskId: string } & StepInfo)
   | {
@@ -67,12 +81,23 @@ export type AttemptEvent =
       readonly error: string | null;
     }
   | { readonly type: 'episode-failed'; readonly taskId: string; readonly error: string }
+  /**
+   * Another process has the episode (DESIGN.md §8): `claimed` (running it; this call waits for it), `finished`
+   * (it finished it), `taken-over` (it took this call's claim over, finding it stale), `duplicate` (it published
+   * the episode first; this call's recording was moved to `_aside/`).
+   */
+  | {
+      readonly type: 'episode-elsewhere';
+      readonly taskId: string;
+      readonly reason: 'claimed' | 'finished' | 'taken-over' | 'duplicate';
+      readonly holder: string | null;
+    }
   | { readonly type: 'browser-launch'; readonly launches: number }
   | { readonly type: 'warning'; readonly message: string };
 
 /** What a run did. */
 export interface AttemptSummary {
-  /** Tasks given (duplicates removed). */
+  /** Tasks of this call: those given (duplicates removed), or its shard's. */
   readonly tasks: number;
   /** Episodes already finished before this call, skipped. */
   readonly skipped: number;
@@ -80,6 +105,8 @@ export interface AttemptSummary {
   readonly recorded: number;
   /** Episodes that could not run (model or server failures); not recorded, a rerun retries them. */
   readonly failed: number;
+  /** Episodes of this call's tasks finished meanwhile by other processes sharing the run dir. */
+  readonly elsewhere: number;
   /** Recorded episodes of this call by outcome. */
   readonly outcomes: Readonly<Record<Outcome, number>>;
   /** Steps taken in this call's episodes. */
@@ -115,16 +142,18 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const { out } = options;
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
   await store.mkdir(out);
+  const mine = shardTasks(unique, options.shard);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
   const order = runTasks.map((t) => t.task_id);
   const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
   // A run of proposed tasks (no verifiers) gets no results file.
   const verifying = runTasks.some((t) => t.verifier);
-  const saveResults = serial(() => writeResults(store, out, order, finished));
+  const saveResults = serial(() => syncResults(store, out, order, finished));
   if (verifying) await saveResults();
-  const todo = unique.filter((t) => !finished.has(t.task_id));
-  const skipped = unique.length - todo.length;
-  emit({ type: 'run-start', tasks: unique.length, finished: skipped, todo: todo.length });
+  const todo = mine.filter((t) => !finished.has(t.task_id));
+  const skipped = mine.length - todo.length;
+  const shard = options.shard ? { ...options.shard, total: unique.length } : null;
+  emit({ type: 'run-start', tasks: mine.length, finished: skipped, todo: todo.length, shard });
 
   const owned = !isBrowserHost(options.browser);
   const host = isBrowserHost(options.browser)
@@ -136,15 +165,44 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   let failed = 0;
   let steps = 0;
   let usage = ZERO_USAGE;
+  let elsewhere = 0;
+  const timeoutMs = options.episodeTimeoutMs ?? 300_000;
+  const claims = new EpisodeClaims({ store, run: out, staleMs: timeoutMs, ...(options.shard ? { shard: options.shard } : {}) });
+  const pollMs = Math.min(5000, Math.max(200, timeoutMs / 20));
+  const isFinished = async (taskId: string) => {
+    const found = finished.get(taskId) ?? (await readFinished(store, out, taskId));
+    if (found) finished.set(taskId, found);
+    return found !== null;
+  };
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
+  const waits = new Set<Promise<void>>();
   const onAbort = () => queue.clear();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const retries = options.retries ?? 1;
-    const schedule = (task: Task, tries: number): void => {
+    const elsewhereEnd = async (taskId: string, reason: 'finished' | 'taken-over' | 'duplicate', holder: string | null) => {
+      elsewhere++;
+      emit({ type: 'episode-elsewhere', taskId, reason, holder });
+      if (verifying) await saveResults();
+    };
+    const schedule = (task: Task, tries: number, waited = false): void => {
       void queue.add(async () => {
         if (options.signal?.aborted) return;
         const taskId = task.task_id;
+        const got = await claims.acquire(taskId, () => isFinished(taskId));
+        if (got.kind === 'finished') return elsewhereEnd(taskId, 'finished', null);
+        if (got.kind === 'busy') {
+          // Another live process runs it: look again later, and take it over if that process dies.
+          if (!waited) emit({ type: 'episode-elsewhere', taskId, reason: 'claimed', holder: describeHolder(got.holder) });
+          const wait: Promise<void> = delay(pollMs).then(() => {
+            waits.delete(wait);
+            schedule(task, tries, true);
+          });
+          waits.add(wait);
+          return;
+        }
+        const { claim } = got;
+        for (const aside of claim.asides) emit({ type: 'warning', message: `episode ${taskId}: a dead process's partial episode was moved to ${aside}` });
         emit({ type: 'episode-start', taskId });
         try {
           const result = await runEpisode({
@@ -154,14 +212,18 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
             evidence,
             baseUrl,
             store,
-            dir: path.posix.join(out, taskId),
+            dir: claim.staging,
             maxSteps: options.maxSteps ?? 15,
-            timeoutMs: options.episodeTimeoutMs ?? 300_000,
+            timeoutMs,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
-            ...(options.signal ? { signal: options.signal } : {}),
+            signal: options.signal ? AbortSignal.any([options.signal, claim.lost]) : claim.lost,
             onStep: (s) => emit({ type: 'step', taskId, ...s }),
           });
+          if ((await claim.commit()) === 'duplicate') {
+            await isFinished(taskId);
+            return await elsewhereEnd(taskId, 'duplicate', null);
+          }
           const { episode } = result;
           recorded++;
           outcomes[episode.outcome]++;
@@ -172,6 +234,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
           emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
         } catch (error) {
           if (options.signal?.aborted) return;
+          if (claim.lost.aborted || error instanceof ClaimLostError) return await elsewhereEnd(taskId, 'taken-over', describeError(claim.lost.reason ?? error));
           if (tries < retries) {
             emit({ type: 'warning', message: `episode ${taskId} could not run (${describeError(error)}); trying it again` });
             schedule(task, tries + 1);
@@ -179,11 +242,17 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
           }
           failed++;
           emit({ type: 'episode-failed', taskId, error: describeError(error) });
+        } finally {
+          await claim.release();
         }
       });
     };
     for (const task of todo) schedule(task, 0);
-    await queue.onIdle();
+    for (;;) {
+      await queue.onIdle();
+      if (waits.size === 0 || options.signal?.aborted) break;
+      await Promise.race(waits);
+    }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     if (owned) await host.close();
@@ -191,12 +260,13 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  const given = unique.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
+  const given = mine.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
   return {
-    tasks: unique.length,
+    tasks: mine.length,
     skipped,
     recorded,
     failed,
+    elsewhere,
     outcomes,
     steps,
     finished: finishedTotals(given),
@@ -227,6 +297,10 @@ function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[]
     out.push(task);
   }
   return out;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // Runs `work` one call at a time, in call order; each call resolves with its own result.

@@ -47,6 +47,8 @@ export interface QwenPolicyEndpointOptions extends QwenPolicyBaseOptions {
   readonly apiKey?: string;
   /** More fields for every request body (merged over the thinking switch). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
+  /** The time limit of one call attempt, in ms. Default the adapter's (120 s). */
+  readonly timeoutMs?: number;
 }
 
 /** Options of {@link qwenPolicy}: a model, or an endpoint to build one for. */
@@ -89,6 +91,7 @@ function qwenEndpoint(options: QwenPolicyEndpointOptions): LanguageModel {
     baseURL: options.baseURL,
     model: options.model,
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     extraBody: { chat_template_kwargs: { enable_thinking: options.thinking === true }, ...options.extraBody },
   });
 }

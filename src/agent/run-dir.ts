@@ -2,6 +2,13 @@
  * The run directory's shared files: `tasks.jsonl` (every task attempted in the run) and `results.jsonl`
  * (`{task_id, ok}` per verified episode), both rebuilt whole and written atomically from the finished episodes,
  * so a run killed at any moment never loses or doubles a line.
+ *
+ * Many processes may write one run dir (DESIGN.md §8). The per-writer records are the episodes themselves
+ * (`<task_id>/episode.json`, published by one rename, see `claims.ts`); the run files are derived from them in
+ * the order of `tasks.jsonl`, never from one process's view: each writer rewrites `results.jsonl` from what is
+ * on disk and looks again after its write, rewriting until no episode appeared meanwhile, so the last writer
+ * to finish leaves the file a one-process run would. Every shard writes the whole task list to `tasks.jsonl`
+ * (the same text), checked the same way.
  * @module
  */
 import path from 'node:path';
@@ -12,6 +19,7 @@ import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../episode-id';
 import { InputError } from '../errors';
 import { parseJsonText, parseWith } from '../io';
 import { EPISODE_FILES, RUN_FILES, judgeDirOf } from '../fs/layout';
+import { ASIDE_DIR, WORK_DIR } from './claims';
 
 /** A finished episode found in the run directory. */
 export interface FinishedEpisode {
@@ -31,10 +39,11 @@ export const QUARANTINE_DIR = '_quarantine';
 
 /**
  * The finished episodes among `taskIds` (those with a readable `episode.json`); an episode directory without
- * one (or with a torn one) is removed so it is redone from scratch. An `episode.json` that is there but does
- * not parse is a finished episode gone bad: it is never deleted, but named through `onWarning` and moved to
- * `<run>/_quarantine/<task_id>-<stamp>/`, and a judge record with no episode identity is first bound to it, so
- * the verdict cannot pass for the redone episode's.
+ * one (or with a torn one) is moved to `_aside/` so it is redone from scratch. Episodes in progress are never
+ * here (they are recorded under `_work/`), so nothing another process is writing is touched. An `episode.json`
+ * that is there but does not parse is a finished episode gone bad: it is never deleted, but named through
+ * `onWarning` and moved to `<run>/_quarantine/<task_id>-<stamp>/`, and a judge record with no episode identity is
+ * first bound to it, so the verdict cannot pass for the redone episode's.
  */
 export async function scanRun(
   store: FileStore,
@@ -52,13 +61,14 @@ export async function scanRun(
     if (read.episode) finished.set(id, { episode: read.episode, ok: typeof read.episode.ok === 'boolean' ? read.episode.ok : undefined });
     else if (read.problem !== undefined) {
       const aside = await quarantine(store, out, id);
-      options.onWarning?.(`${read.problem}; the episode is redone and the old one kept in ${aside}`);
-    } else await store.remove(dir);
+      if (aside !== null) options.onWarning?.(`${read.problem}; the episode is redone and the old one kept in ${aside}`);
+    } else await moveAside(store, out, id);
   }
   return finished;
 }
 
-async function quarantine(store: FileStore, out: string, taskId: string): Promise<string> {
+// A finished episode gone bad, kept under _quarantine/ (renamed: atomic, and a second process finds it gone).
+async function quarantine(store: FileStore, out: string, taskId: string): Promise<string | null> {
   const dir = path.posix.join(out, taskId);
   const judgeDir = judgeDirOf(out);
   const episodeId = await episodeIdOf(store, dir);
@@ -66,11 +76,59 @@ async function quarantine(store: FileStore, out: string, taskId: string): Promis
     await bindJudgeRecord(store, judgeDir, taskId, episodeId, await store.readBytes(path.posix.join(judgeDir, `${taskId}.json`)));
   }
   const stamp = new Date().toISOString().replace(/[-:.]/g, '');
-  const aside = path.posix.join(out, QUARANTINE_DIR, `${taskId}-${stamp}`);
-  // Copied, then removed: a crash between the two leaves two copies, never none.
-  await store.copyDir(dir, aside, { mode: 'link' });
-  await store.remove(dir);
+  const aside = path.posix.join(out, QUARANTINE_DIR, `${taskId}-${stamp}-${process.pid}`);
+  try {
+    await store.rename(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null; // another process moved it first
+    throw error;
+  }
   return aside;
+}
+
+// An unfinished episode dir of an earlier layout or a torn write: kept under _aside/, out of the readers' way.
+async function moveAside(store: FileStore, out: string, id: string): Promise<void> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  try {
+    await store.rename(path.posix.join(out, id), path.posix.join(out, ASIDE_DIR, `${id}.unfinished.${stamp}.${process.pid}`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // another process moved it first
+  }
+}
+
+/**
+ * Adds to `finished` the episodes of `taskIds` that other processes finished since it was read (one listing,
+ * then only the new episodes' files); returns how many it added.
+ */
+export async function refreshFinished(store: FileStore, out: string, taskIds: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
+  const present = new Set((await store.list(out)).filter((e) => e.isDirectory).map((e) => e.name));
+  let added = 0;
+  for (const id of taskIds) {
+    if (finished.has(id) || !present.has(id)) continue;
+    const { episode } = await readEpisode(store, path.posix.join(out, id, EPISODE_FILES.episode));
+    if (!episode) continue;
+    finished.set(id, { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined });
+    added++;
+  }
+  return added;
+}
+
+/**
+ * Writes `results.jsonl` from every finished episode on disk (this process's and others'), then looks again
+ * and rewrites while episodes appeared meanwhile, so a slower writer's older view never stays on disk.
+ */
+export async function syncResults(store: FileStore, out: string, order: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
+  await refreshFinished(store, out, order, finished);
+  for (;;) {
+    const lines = await writeResults(store, out, order, finished);
+    if ((await refreshFinished(store, out, order, finished)) === 0) return lines;
+  }
+}
+
+/** The finished episode of `taskId` in the run dir, or `null` (none, or a torn `episode.json`). */
+export async function readFinished(store: FileStore, out: string, taskId: string): Promise<FinishedEpisode | null> {
+  const { episode } = await readEpisode(store, path.posix.join(out, taskId, EPISODE_FILES.episode));
+  return episode ? { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined } : null;
 }
 
 async function readEpisode(store: FileStore, file: string): Promise<{ episode?: Episode; problem?: string }> {
@@ -86,7 +144,8 @@ async function readEpisode(store: FileStore, file: string): Promise<{ episode?: 
 
 /**
  * The run's task list: the tasks already in `tasks.jsonl` (in their order), then the new ones. Lines that do
- * not parse are reported through `warn` and dropped. Written atomically; returns the merged list.
+ * not parse are reported through `warn` and dropped. Written atomically, then read back: another writer that
+ * replaced the file from an older read is merged with again until these tasks are in. Returns the list.
  */
 export async function mergeTasksFile(
   store: FileStore,
@@ -95,26 +154,56 @@ export async function mergeTasksFile(
   warn: (message: string) => void = () => {},
 ): Promise<Task[]> {
   const file = path.posix.join(out, RUN_FILES.tasks);
-  const text = (await readTextIfExists(store, file)) ?? '';
-  const merged: Task[] = [];
+  let report = warn;
+  for (;;) {
+    const text = (await readTextIfExists(store, file)) ?? '';
+    const { tasks: merged, clean } = parseTasks(text, file, report);
+    report = () => {}; // each bad line is reported once
+    const ids = new Set(merged.map((t) => t.task_id));
+    const before = merged.length;
+    for (const task of tasks) {
+      if (ids.has(task.task_id)) continue;
+      ids.add(task.task_id);
+      merged.push(task);
+    }
+    if (merged.length === before && clean) return merged;
+    await store.writeAtomic(file, merged.map((t) => `${JSON.stringify(t)}\n`).join(''));
+  }
+}
+
+// The tasks of a tasks.jsonl text, first line of an id kept; `clean` when no line had to be dropped.
+function parseTasks(text: string, file: string, warn: (message: string) => void): { tasks: Task[]; clean: boolean } {
+  const out: Task[] = [];
   const ids = new Set<string>();
+  let clean = true;
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
       const task = TaskSchema.parse(JSON.parse(line));
-      if (!ids.has(task.task_id)) merged.push(task);
+      if (!ids.has(task.task_id)) out.push(task);
+      else clean = false;
       ids.add(task.task_id);
     } catch (error) {
+      clean = false;
       warn(`${file}:${i + 1}: skipped a line that is not a task (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
   });
-  for (const task of tasks) {
-    if (ids.has(task.task_id)) continue;
-    ids.add(task.task_id);
-    merged.push(task);
-  }
-  await store.writeAtomic(file, merged.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  return merged;
+  return { tasks: out, clean };
+}
+
+/**
+ * Re-derives `results.jsonl` of a run that this library's `attempt` wrote (it has a `_work/` dir) from its
+ * finished episodes, in `tasks.jsonl` order, so a reader after a multi-process run sees what one process would
+ * have written even if a writer died between its write and its check. Other runs (the seed's) are left as
+ * they are. Returns whether it wrote.
+ */
+export async function syncRunFiles(store: FileStore, run: string): Promise<boolean> {
+  if (!(await store.exists(path.posix.join(run, WORK_DIR)))) return false;
+  const text = await readTextIfExists(store, path.posix.join(run, RUN_FILES.tasks));
+  const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
+  if (!tasks.some((t) => t.verifier)) return false;
+  await syncResults(store, run, tasks.map((t) => t.task_id), new Map());
+  return true;
 }
 
 /** Writes `results.jsonl`: `{task_id, ok}` for each verified finished episode, in task order. */

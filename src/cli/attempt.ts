@@ -10,15 +10,18 @@ import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { EvidenceProvider, Policy } from '../agent/types';
+import { formatFailure, StageGuard } from '../failures';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
-import { integer, numberBetween } from './flags';
+import { describeShard, type Shard } from '../shard';
+import { integer, numberBetween, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { resolveShard, shardOptions, type ShardFlags } from './shard';
 
 /** The flags of `taskgen attempt`. */
-export interface AttemptFlags {
+export interface AttemptFlags extends ShardFlags {
   tasks: string;
   out: string;
   concurrency: number;
@@ -34,12 +37,12 @@ export interface AttemptFlags {
   oracleFailureRate: number;
   episodeTimeout: number;
   progress: boolean;
+  timeout: number;
 }
 
 /** Registers `taskgen attempt`. */
 export function register(program: Command): void {
-  program
-    .command('attempt')
+  const command = timeoutOption(program.command('attempt'))
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
     .requiredOption('--out <dir>', 'run directory')
@@ -63,14 +66,16 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
-    .option('--no-progress', 'no progress bar')
-    .action(async (flags: AttemptFlags) => {
-      await runAttempt(flags);
-    });
+    .option('--no-progress', 'no progress bar');
+  shardOptions(command).action(async (flags: AttemptFlags) => {
+    await runAttempt(flags);
+  });
 }
 
 async function runAttempt(flags: AttemptFlags): Promise<void> {
   const store = nodeStore();
+  const sharded = resolveShard(flags);
+  if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
@@ -78,10 +83,16 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
   try {
     const baseUrl = flags.baseUrl ?? sandbox!.url;
     if (sandbox) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
-    const policy = await makePolicy(flags, tasks);
+    // A bad key or an unknown model on the agent's server stops the run at once instead of failing every episode.
+    const guard = new StageGuard('attempt', {
+      onFailure: (failure) => {
+        if (guard.failed <= 3) process.stderr.write(`model call failed: ${formatFailure(failure)}\n`);
+      },
+    });
+    const policy = guardPolicy(await makePolicy(flags, tasks), guard);
     const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store });
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
@@ -94,10 +105,11 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined },
 ): Promise<AttemptSummary> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
+  run.guard.onStop = (error) => stop.abort(error);
   const onSignal = () => stop.abort(new Error('interrupted; run the same command again to continue'));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -113,6 +125,7 @@ async function runWithProgress(
       store: run.store,
       onEvent: printer.onEvent,
       signal: stop.signal,
+      ...(run.shard ? { shard: run.shard } : {}),
     });
   } finally {
     printer.stop();
@@ -129,6 +142,7 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   const say = (line: string) => printAbove(bar, process.stderr, line);
   const onEvent = (e: AttemptEvent) => {
     if (e.type === 'run-start') {
+      if (e.shard) say(describeShard(e.shard, e.shard.total));
       say(`${e.finished} already finished, ${e.todo} to run`);
       bar = e.todo > 0 ? progressBar(`${options.label ?? 'attempt'} |{bar}| {value}/{total} episodes | {status}`, options.progress) : undefined;
       bar?.start(e.todo, 0, { status: status() });
@@ -138,8 +152,9 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
       counts.failed++;
       say(`episode ${e.taskId} could not run: ${e.error}`);
     } else if (e.type === 'warning') say(`warning: ${e.message}`);
+    else if (e.type === 'episode-elsewhere') say(elsewhereLine(e));
     else if (e.type === 'browser-launch' && e.launches > 1) say(`the browser died; relaunched (${e.launches} launches)`);
-    if (e.type === 'episode-end' || e.type === 'episode-failed') bar?.increment(1, { status: status() });
+    if (e.type === 'episode-end' || e.type === 'episode-failed' || (e.type === 'episode-elsewhere' && e.reason !== 'claimed')) bar?.increment(1, { status: status() });
     else if (e.type === 'step') bar?.update({ status: status() });
   };
   return {
@@ -151,6 +166,19 @@ export function attemptPrinter(options: PrinterOptions = {}): { onEvent: (event:
   };
 }
 
+function elsewhereLine(e: Extract<AttemptEvent, { type: 'episode-elsewhere' }>): string {
+  switch (e.reason) {
+    case 'claimed':
+      return `episode ${e.taskId} is being run by ${e.holder}; waiting for it (taken over if that process dies)`;
+    case 'finished':
+      return `episode ${e.taskId} was finished by another process`;
+    case 'taken-over':
+      return `episode ${e.taskId} was taken over by another process: ${e.holder}`;
+    default:
+      return `episode ${e.taskId} was published first by another process; this copy was moved to _aside/`;
+  }
+}
+
 /** The summary the CLI prints: counts, outcomes, verifier pass rate, tokens, wall time. */
 export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   return {
@@ -158,6 +186,7 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
     skipped: s.skipped,
     recorded: s.recorded,
     failed: s.failed,
+    ...(s.elsewhere ? { elsewhere: s.elsewhere } : {}),
     ...s.outcomes,
     steps: s.steps,
     steps_per_episode: s.recorded ? Math.round((s.steps / s.recorded) * 100) / 100 : 0,
@@ -178,6 +207,7 @@ async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<
   const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
   return qwenPolicy({
+    timeoutMs: flags.timeout * 1000,
     baseURL: flags.endpoint,
     model: flags.model,
     thinking: flags.thinking,
@@ -198,4 +228,9 @@ function describePolicy(policy: Policy, flags: AttemptFlags): string {
   if (flags.policy === 'qwen') return `${policy.model} on ${flags.endpoint}${flags.thinking ? ' (thinking)' : ''}`;
   const rate = flags.oracleFailureRate ? `, failing ${flags.oracleFailureRate * 100}% of tasks on purpose` : '';
   return `the sandbox's stand-in oracle agent (${policy.model}: it replays known solutions, it is not a model${rate})`;
+}
+
+/** The policy with each step's model call watched by `guard`. */
+function guardPolicy(policy: Policy, guard: StageGuard): Policy {
+  return { ...policy, decide: (input) => guard.run(() => policy.decide(input), input.task.task_id) };
 }

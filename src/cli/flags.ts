@@ -1,5 +1,6 @@
 /** Flag parsers the subcommands share. @module */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_TIMEOUT_MS } from '../llm/types';
 
 /** A commander parser for an integer flag of at least `min`. */
 export function integer(min: number): (value: string) => number {
@@ -21,4 +22,17 @@ export function numberBetween(min: number, max: number): (value: string) => numb
     }
     return n;
   };
+}
+
+/** The default of `--timeout`, in seconds: {@link DEFAULT_TIMEOUT_MS}. */
+export const DEFAULT_TIMEOUT_S = DEFAULT_TIMEOUT_MS / 1000;
+
+/** Adds `--timeout SECONDS`, the time limit of one model call, to a command that calls a model. */
+export function timeoutOption(command: Command): Command {
+  return command.option(
+    '--timeout <s>',
+    'time limit of one model call attempt in seconds (a call that runs out is tried once more, then fails)',
+    numberBetween(0.001, 86_400),
+    DEFAULT_TIMEOUT_S,
+  );
 }

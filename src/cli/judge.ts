@@ -5,29 +5,32 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions } from '../judge/run';
+import { formatFailure } from '../failures';
+import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import type { JudgeSummary } from '../schemas';
-import { integer } from './flags';
+import { integer, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { resolveShard, shardLine, shardOptions, type ShardFlags } from './shard';
 
 /** The flags `judge` and `validate` share. */
-export interface JudgeFlags {
+export interface JudgeFlags extends ShardFlags {
   workers: number;
   model: string;
   endpoint?: string;
   apiKeyEnv?: string;
   tasks?: string;
   variant?: string;
+  timeout: number;
 }
 
 /** Adds the flags `judge` and `validate` share. */
 export function judgeOptions(command: Command): Command {
-  return command
+  return shardOptions(timeoutOption(command))
     .argument('<run>', 'the run dir: one episode dir per task id, and tasks.jsonl')
     .option('--workers <n>', 'episodes judged at once', integer(1), 16)
     .option('--model <name>', 'the judge model', DEFAULT_GEMINI_MODEL)
@@ -42,7 +45,9 @@ export function judgeOptions(command: Command): Command {
 
 /** The judge model the flags (or the variant, when it names one) name, metered, with its description printed on stderr. */
 function judgeModel(flags: JudgeFlags, meter: UsageMeter, variant?: JudgeVariant): LanguageModel {
-  const model = resolveModel({ model: variant?.model ?? flags.model, endpoint: variant?.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv });
+  const model = resolveModel({
+    model: variant?.model ?? flags.model, endpoint: variant?.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv, timeoutMs: flags.timeout * 1000,
+  });
   process.stderr.write(`judge: ${model.description}${variant ? `, variant ${variant.name}` : ''}\n`);
   return withUsage(model, meter, { step: 'judge' });
 }
@@ -52,20 +57,25 @@ export async function judgePass(flags: JudgeFlags): Promise<{ options: JudgeRunO
   const variant = flags.variant === undefined ? undefined : await loadVariant(flags.variant);
   const meter = new UsageMeter();
   const llm = judgeModel(flags, meter, variant);
-  const printer = judgePrinter();
-  const options = { llm, model: variant?.model ?? flags.model, workers: flags.workers, tasks: flags.tasks, variant, onEvent: printer.onEvent };
+  const sharded = resolveShard(flags);
+  const printer = judgePrinter({ ...(sharded ? { from: sharded.from } : {}) });
+  const options = {
+    llm, model: variant?.model ?? flags.model, workers: flags.workers, tasks: flags.tasks, variant, onEvent: printer.onEvent, ...(sharded ? { shard: sharded.shard } : {}),
+  };
   return { options, meter, stop: printer.stop };
 }
 
 /** The seed's stdout lines and errors, warnings on stderr, and on a terminal a progress bar of episodes. */
-export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
+export function judgePrinter(options: PrinterOptions & { from?: string } = {}): { onEvent: (event: JudgeEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   let success = 0;
   let failed = 0;
+  let callsFailed = 0;
   const say = (stream: NodeJS.WriteStream, line: string) => printAbove(bar, stream, line);
   const onEvent = (event: JudgeEvent) => {
     switch (event.type) {
       case 'start':
+        if (event.shard) say(process.stderr, shardLine({ shard: event.shard, from: options.from ?? 'the options' }, event.shard.total, 'episodes'));
         say(process.stdout, formatJudgeStart(event));
         bar = event.episodes > 0
           ? progressBar(`${options.label ?? 'judge'} [{bar}] {value}/{total} episodes | {success} success | {failed} errors | {duration_formatted}`, options.progress)
@@ -84,6 +94,10 @@ export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: J
       case 'warning':
         say(process.stderr, `warning: ${event.message}`);
         break;
+      case 'call-failed':
+        // The first causes as they happen; the rest are counted in the summary.
+        if (++callsFailed <= SHOWN_FAILURES) say(process.stderr, `model call failed: ${formatFailure(event.failure)}`);
+        break;
       case 'done':
         bar?.stop();
         bar = undefined;
@@ -97,12 +111,18 @@ export function judgePrinter(options: PrinterOptions = {}): { onEvent: (event: J
  * Ends the command as the seed does when episodes are left unjudged: errors, and no-verdict ones too, since
  * their records are not written either.
  */
-export function exitIfUnjudged(summary: JudgeSummary): void {
+export function exitIfUnjudged(summary: JudgeSummary, failures?: Pick<JudgeRunResult, 'callErrors' | 'failures'>): void {
   const left = summary.errors + summary.no_verdict;
   if (left === 0) return;
-  process.stderr.write(`${left} episodes not judged; rerun to retry them (judged ones are kept)\n`);
+  const calls = failures?.callErrors
+    ? `; ${failures.callErrors} model calls failed, first: ${failures.failures.slice(0, SHOWN_FAILURES).map((f) => `\n  ${formatFailure(f)}`).join('')}`
+    : '';
+  process.stderr.write(`${left} episodes not judged; rerun to retry them (judged ones are kept)${calls}\n`);
   process.exitCode = 1;
 }
+
+/** Failed model calls printed as they happen (and again in the end summary). */
+const SHOWN_FAILURES = 3;
 
 /** Registers `taskgen judge`. */
 export function register(program: Command): void {
@@ -116,9 +136,9 @@ export function register(program: Command): void {
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
-    const { summary } = await judgeRun(run, options).finally(stop);
-    process.stdout.write(`${formatJudgeSummary(summary)}\n`);
+    const result = await judgeRun(run, options).finally(stop);
+    process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
-    exitIfUnjudged(summary);
+    exitIfUnjudged(result.summary, result);
   });
 }

@@ -27,6 +27,8 @@ export interface ResolveModelOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** Downscale images whose longer side exceeds this many pixels. */
   readonly downscale?: number;
+  /** `--timeout`: the time limit of one call attempt, in ms. Default the adapters' (120 s). */
+  readonly timeoutMs?: number;
   /** The retry policy. */
   readonly retry?: RetryOptions;
   /** The run's shared limiter. */
@@ -52,11 +54,12 @@ export interface ResolvedModel extends LanguageModel {
 export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
   const model = options.model ?? DEFAULT_GEMINI_MODEL;
   const env = options.env ?? process.env;
-  const shared = { retry: options.retry, limiter: options.limiter, downscale: options.downscale };
+  const shared = { retry: options.retry, limiter: options.limiter, downscale: options.downscale, timeoutMs: options.timeoutMs };
   if (options.endpoint) {
     const apiKey = options.apiKeyEnv ? requireKey(env, [options.apiKeyEnv], model) : undefined;
     const llm = openaiCompatible({
       ...shared, baseURL: options.endpoint, model, apiKey: apiKey ?? 'EMPTY', extraBody: options.extraBody,
+      keySource: options.apiKeyEnv ?? 'the key (none was sent: give --api-key-env NAME)',
     });
     const keyNote = options.apiKeyEnv ? `key from ${options.apiKeyEnv}` : 'no key';
     return describe(llm, `${model} on the OpenAI-compatible server ${scrubSecrets(options.endpoint)} (${keyNote})`);
@@ -65,14 +68,14 @@ export function resolveModel(options: ResolveModelOptions = {}): ResolvedModel {
     const names = options.apiKeyEnv ? [options.apiKeyEnv] : [...GEMINI_KEY_ENV];
     const apiKey = requireKey(env, names, model);
     const baseUrl = options.baseUrl ?? env.GEMINI_BASE_URL;
-    const llm = gemini({ ...shared, model, apiKey, baseUrl });
+    const llm = gemini({ ...shared, model, apiKey, baseUrl, keySource: names.find((name) => env[name]) });
     const where = baseUrl ? `the Gemini API at ${scrubSecrets(baseUrl)}` : 'the Gemini API';
     return describe(llm, `${model} on ${where} (key from ${names.find((name) => env[name])})`);
   }
   if (isOpenAIModel(model)) {
     const names = [options.apiKeyEnv ?? 'OPENAI_API_KEY'];
     const apiKey = requireKey(env, names, model);
-    const llm = openaiCompatible({ ...shared, baseURL: OPENAI_API_URL, model, apiKey, providerName: 'openai' });
+    const llm = openaiCompatible({ ...shared, baseURL: OPENAI_API_URL, model, apiKey, providerName: 'openai', keySource: names[0] });
     return describe(llm, `${model} on the OpenAI API (key from ${names[0]})`);
   }
   throw new Error(

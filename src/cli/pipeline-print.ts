@@ -105,6 +105,7 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
     case 'validate': {
       const s = summary as StageSummaries['validate'];
       const v = s.score;
+      if (!v) return `${s.humanTasks} human tasks: ${attemptText(s.attempt)}; ${judgeText(s.judge)}; scored by the pass without a shard`;
       return (
         `${s.humanTasks} human tasks: ${attemptText(s.attempt)}; ${judgeText(s.judge)}; judge vs verifiers: ` +
         `agreement ${v.agreement.toFixed(3)} ${interval(v.agreement_ci)}, precision ${v.precision.toFixed(3)} ${interval(v.precision_ci)}, ` +

@@ -20,13 +20,15 @@ import { pipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';
 import type { PipelineConfig, PipelineStage } from '../pipeline/types';
 import { DEFAULT_BUDGET } from '../rows';
+import type { Shard } from '../shard';
 import { memorySource } from '../source/memory';
 import { miniwebSource } from '../source/miniweb';
-import { integer, numberBetween } from './flags';
+import { integer, numberBetween, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
 import { runPipelineLab } from './pipeline-lab';
 import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
+import { resolveShard, shardOptions } from './shard';
 
 /** The work dir by default: the seed's `data/webmix/taskgen`. */
 export const DEFAULT_PIPELINE_DIR = 'data/webmix/taskgen';
@@ -36,6 +38,7 @@ export const DEFAULT_DEMO_DIR = 'demo';
 /** The flags of `taskgen pipeline`. */
 export interface PipelineFlags {
   out?: string;
+  timeout: number;
   sandbox: boolean;
   sandboxSites: number;
   sandboxPort: number;
@@ -74,6 +77,8 @@ export interface PipelineFlags {
   only?: string;
   progress: boolean;
   judgeLab: boolean;
+  shard?: Shard;
+  shards?: number;
 }
 
 const REAL_COMMAND =
@@ -82,8 +87,7 @@ const REAL_COMMAND =
 
 /** Registers `taskgen pipeline`. */
 export function register(program: Command): void {
-  program
-    .command('pipeline')
+  const command = timeoutOption(program.command('pipeline'))
     .description(
       'the whole pipeline on one work dir: propose tasks, attempt them in Chromium, judge the episodes, validate the judge ' +
         'on human tasks, select training rows, write HTML reports; resumable (run it again after a crash). ' +
@@ -129,10 +133,10 @@ export function register(program: Command): void {
     .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
     .option('--only <stages>', 'the only stages to run')
     .option('--no-progress', 'no progress bars')
-    .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false)
-    .action(async (flags: PipelineFlags) => {
-      await runPipeline(flags);
-    });
+    .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false);
+  shardOptions(command).action(async (flags: PipelineFlags) => {
+    await runPipeline(flags);
+  });
 }
 
 async function runPipeline(flags: PipelineFlags): Promise<void> {
@@ -141,7 +145,10 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
   for (const site of sites ?? []) assertPlainName(site, 'site');
   const skip = list(flags.skip) as PipelineStage[] | undefined;
   const only = list(flags.only) as PipelineStage[] | undefined;
-  const { stages } = stagesToRun({ skip, only });
+  const sharded = resolveShard(flags);
+  const shard = sharded?.shard;
+  if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
+  const { stages } = stagesToRun({ skip, only, shard });
   const runs = (...names: PipelineStage[]) => names.some((s) => stages.includes(s));
   const out = flags.out ?? (flags.sandbox ? DEFAULT_DEMO_DIR : DEFAULT_PIPELINE_DIR);
   const models = resolveRealModels(flags, runs);
@@ -163,7 +170,7 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     const agent = await agentModel(flags, runs('attempt', 'validate') && !(sandbox && !models.agentGiven), out, cleanup);
     const lines: string[] = [`taskgen pipeline -> ${out}/`];
     const evidence = await evidenceFor(flags, sandbox);
-    const config = buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, skip, only, stop: stop.signal });
+    const config = { ...buildConfig(flags, { out, sites, sandbox, models, agent: agent?.llm, evidence, skip, only, stop: stop.signal }), ...(shard ? { shard } : {}) };
     lines.push(...describeSetup(flags, sandbox, models, agent?.description, runs));
     process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -201,7 +208,7 @@ function resolveRealModels(flags: PipelineFlags, runs: (...s: PipelineStage[]) =
   const judgeNamed = !flags.sandbox || flags.judgeModel !== undefined || flags.judgeEndpoint !== undefined || flags.model !== undefined;
   const proposer =
     runs('propose') && proposerNamed
-      ? resolveModel({ model: flags.model ?? DEFAULT_GEMINI_MODEL, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter })
+      ? resolveModel({ model: flags.model ?? DEFAULT_GEMINI_MODEL, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter, timeoutMs: flags.timeout * 1000 })
       : undefined;
   const judge =
     runs('judge', 'validate') && judgeNamed
@@ -210,6 +217,7 @@ function resolveRealModels(flags: PipelineFlags, runs: (...s: PipelineStage[]) =
           endpoint: flags.judgeEndpoint ?? (flags.judgeModel === undefined ? flags.endpoint : undefined),
           apiKeyEnv: flags.apiKeyEnv,
           limiter,
+          timeoutMs: flags.timeout * 1000,
         })
       : undefined;
   const agentGiven = flags.serveQwen || Boolean(flags.agentEndpoint ?? (flags.sandbox ? undefined : process.env.QWEN_ENDPOINT));
@@ -269,7 +277,7 @@ async function agentModel(flags: PipelineFlags, wanted: boolean, out: string, cl
     });
     endpoint = served.baseURL;
   }
-  const llm = resolveModel({ model: served?.model ?? flags.agentModel, endpoint, apiKeyEnv: flags.agentApiKeyEnv, extraBody });
+  const llm = resolveModel({ model: served?.model ?? flags.agentModel, endpoint, apiKeyEnv: flags.agentApiKeyEnv, extraBody, timeoutMs: flags.timeout * 1000 });
   const how = served ? ` (vLLM started here by --serve-qwen, ${flags.gpus} GPU(s), stopped at the end)` : '';
   return { llm, description: `${llm.description}${flags.thinking ? ', thinking' : ''}${how}` };
 }

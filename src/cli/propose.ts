@@ -7,9 +7,10 @@ import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
-import { proposeSites, type ProposeEvent } from '../propose';
+import { formatFailure } from '../failures';
+import { proposeSites, type ProposeEvent, type ProposeSummary } from '../propose';
 import { miniwebSource } from '../source/miniweb';
-import { integer } from './flags';
+import { integer, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
@@ -29,12 +30,12 @@ interface ProposeFlags {
   sitemaps: string;
   split?: string;
   baseUrl: string;
+  timeout: number;
 }
 
 /** Registers `taskgen propose`. */
 export function register(program: Command): void {
-  program
-    .command('propose')
+  timeoutOption(program.command('propose'))
     .description("propose goal-level tasks for each site with an LLM into a tasks JSONL (resumable: sites in the file are kept)")
     .option('--out <file>', 'the tasks JSONL', DEFAULT_TASKS_FILE)
     .option('--per-site <n>', 'tasks per site', integer(0), 140)
@@ -54,7 +55,9 @@ export function register(program: Command): void {
       // str.split(",") as the seed: an empty name is refused by the site-name check with a clear message.
       const sites = flags.sites ? flags.sites.split(',') : (await source.split()).train;
       const meter = new UsageMeter();
-      const model = resolveModel({ model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv });
+      const model = resolveModel({
+        model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, timeoutMs: flags.timeout * 1000,
+      });
       process.stderr.write(`proposer: ${model.description}\n`);
       const started = Date.now();
       const printer = proposePrinter(flags.perSite);
@@ -75,7 +78,25 @@ export function register(program: Command): void {
           `${summary.done.length} sites already in ${flags.out}; ${summary.failedBatches} batches failed, ` +
           `${summary.skippedTasks} reply entries skipped\n${formatUsage(meter.summary())}\n`,
       );
+      exitIfShort(summary, flags.perSite);
     });
+}
+
+/** Ends the command with exit code 1, and the first causes, when a site got no tasks or fell short on failed batches. */
+export function exitIfShort(summary: ProposeSummary, perSite: number): void {
+  if (summary.shortSites.length === 0) return;
+  const sites = summary.shortSites.map((s) => `${s.site} ${s.tasks}/${perSite}`).join(', ');
+  const causes = [
+    ...summary.callFailures.map(formatFailure),
+    ...summary.failures.map((f) => `propose ${f.site} batch ${f.batch}: ${f.reason}`),
+    ...summary.shortSites.filter((s) => s.failedBatches === 0).map((s) => `propose ${s.site}: the model's replies held no usable tasks`),
+  ].slice(0, 3);
+  process.stderr.write(
+    `${summary.shortSites.length} sites got fewer tasks than asked (${sites}); first causes:` +
+      `${causes.map((c) => `\n  ${c}`).join('')}\n` +
+      'sites with 0 tasks were not written: rerun to propose them again\n',
+  );
+  process.exitCode = 1;
 }
 
 /** The seed's stdout lines, warnings on stderr, and on a terminal a progress bar of tasks proposed. */
@@ -83,6 +104,7 @@ export function proposePrinter(perSite: number, options: PrinterOptions = {}): {
   let bar: SingleBar | undefined;
   const progress = new Map<string, number>();
   let sitesDone = 0;
+  let callsFailed = 0;
   const total = () => [...progress.values()].reduce((a, b) => a + b, 0);
   const say = (stream: NodeJS.WriteStream, line: string) => printAbove(bar, stream, line);
   const onEvent = (event: ProposeEvent) => {
@@ -106,6 +128,9 @@ export function proposePrinter(perSite: number, options: PrinterOptions = {}): {
         break;
       case 'batch-failed':
         say(process.stdout, `  ${event.site} batch ${event.batch}: ${event.reason}`);
+        break;
+      case 'call-failed':
+        if (++callsFailed <= 3) say(process.stderr, `model call failed: ${formatFailure(event.failure)}`);
         break;
       case 'task-skipped':
         say(process.stderr, `warning: ${event.site} batch ${event.batch}: reply entry ${event.index} skipped: ${event.reason}`);

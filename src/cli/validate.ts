@@ -33,6 +33,14 @@ export function register(program: Command): void {
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
     const { report, judged } = await validate(run, options).finally(stop);
+    if (report === null) {
+      // A shard judges its part; the figures are the whole run's, scored by the pass without a shard.
+      process.stdout.write(`${formatJudgeSummary(judged.summary)}\n`);
+      process.stderr.write(`shard judged; run \`taskgen validate ${run}\` without a shard once every shard is done to score the judge\n`);
+      process.stderr.write(`${formatUsage(meter.summary())}\n`);
+      exitIfUnjudged(judged.summary);
+      return;
+    }
     process.stdout.write(`${formatJudgeSummary(judged.summary)}\n${formatScore(report.overall)}\n`);
     const rows = [
       scoreRow('overall', report.overall),
@@ -41,6 +49,6 @@ export function register(program: Command): void {
     ];
     process.stderr.write(`${rows.join('\n')}\nreport: ${validateFile(judged.judgeDir)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
-    exitIfUnjudged(judged.summary);
+    exitIfUnjudged(judged.summary, judged);
   });
 }

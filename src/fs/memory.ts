@@ -82,6 +82,23 @@ export function memoryStore(initial: Record<string, string | Uint8Array> = {}): 
       dirs.add(key);
       addParents(key);
     },
+    async createExclusive(p, data) {
+      if (await store.exists(p)) return false;
+      put(p, data);
+      return true;
+    },
+    async rename(from, to) {
+      const src = norm(from);
+      const dst = norm(to);
+      const inside = (key: string) => key === src || key.startsWith(`${src}/`);
+      if (!files.has(src) && !dirs.has(src)) throw notFound(from);
+      if ([...files.keys()].some((k) => k.startsWith(`${dst}/`))) {
+        throw Object.assign(new Error(`ENOTEMPTY: directory not empty, rename '${from}' -> '${to}'`), { code: 'ENOTEMPTY' });
+      }
+      for (const [key, data] of [...files]) if (inside(key)) (files.delete(key), put(dst + key.slice(src.length), data));
+      for (const key of [...dirs]) if (inside(key)) (dirs.delete(key), dirs.add(dst + key.slice(src.length)));
+      addParents(dst);
+    },
   };
   return store;
 }

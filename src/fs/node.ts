@@ -50,6 +50,25 @@ export function nodeStore(): FileStore {
     async mkdir(p) {
       await fs.promises.mkdir(p, { recursive: true });
     },
+    // link(2) fails when the target exists and is atomic on NFS, where O_EXCL was long unreliable.
+    async createExclusive(p, data) {
+      await fs.promises.mkdir(path.dirname(p), { recursive: true });
+      const tmp = `${p}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+      await fs.promises.writeFile(tmp, data);
+      try {
+        await fs.promises.link(tmp, p);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      } finally {
+        await fs.promises.rm(tmp, { force: true });
+      }
+    },
+    async rename(from, to) {
+      await fs.promises.mkdir(path.dirname(to), { recursive: true });
+      await fs.promises.rename(from, to);
+    },
   };
 }
 

@@ -32,6 +32,16 @@ export interface FileStore {
   remove(path: string): Promise<void>;
   /** Creates a directory and its parents. */
   mkdir(path: string): Promise<void>;
+  /**
+   * Creates the file with `data` only if nothing is at `path`, atomically even on NFS (a complete temp file
+   * hard-linked into place): `true` when this call created it, `false` when it was there. Parents are created.
+   */
+  createExclusive(path: string, data: string): Promise<boolean>;
+  /**
+   * Moves a file or directory in one atomic step; `to`'s parents are created. Fails (`code` `ENOTEMPTY` or
+   * `EEXIST`) when `to` is a directory that is not empty, and with `ENOENT` when `from` is gone.
+   */
+  rename(from: string, to: string): Promise<void>;
 }
 
 /** An error for a missing file, shaped like Node's. */

@@ -5,7 +5,8 @@ import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonFileIfExists } from '../io';
-import type { ImageInput, LanguageModel } from '../llm/types';
+import { stopsStage } from '../failures';
+import { LLMError, type ImageInput, type LanguageModel } from '../llm/types';
 import { assertPlainName } from '../names';
 import { parsePyJson, pyDumps, pyErrorName } from '../py/json';
 import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
@@ -134,8 +135,12 @@ async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInpu
       out.verdict = parseVerdict(out.response);
       if ((VERDICTS as readonly string[]).includes(out.verdict)) break;
     } catch (error) {
+      // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
+      if (stopsStage(error)) throw error;
       out.response = judgeError(error);
       out.verdict = '';
+      // The adapter already gave a model that hangs a second chance; a third and fourth would only wait longer.
+      if (error instanceof LLMError && error.timedOut) break;
     }
   }
   return out;

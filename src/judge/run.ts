@@ -5,6 +5,7 @@ import { InputError, describeError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
+import { StageGuard, StageStoppedError, stopsStage, type CallFailure } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { assertPlainName, isPlainName } from '../names';
 import { pyNumber } from '../py/float';
@@ -12,6 +13,7 @@ import { pyDumps } from '../py/json';
 import { pyPathStr } from '../py/path';
 import { pyRound } from '../py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
+import { shardTasks, type Shard } from '../shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
@@ -20,7 +22,15 @@ export { judgeDirOf };
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
-  | { readonly type: 'start'; readonly run: string; readonly judgeDir: string; readonly model: string; readonly episodes: number }
+  | {
+      readonly type: 'start';
+      readonly run: string;
+      readonly judgeDir: string;
+      readonly model: string;
+      readonly episodes: number;
+      /** The shard judged, and the episodes of all shards; absent for an unsharded pass. */
+      readonly shard?: { readonly index: number; readonly count: number; readonly total: number };
+    }
   | {
       readonly type: 'episode';
       readonly taskId: string;
@@ -31,6 +41,10 @@ export type JudgeEvent =
     }
   | { readonly type: 'error'; readonly taskId: string; readonly error: string; readonly done: number; readonly total: number }
   | { readonly type: 'warning'; readonly message: string }
+  /** A model call failed (the episode is retried within its tries, or left unjudged for a rerun). */
+  | { readonly type: 'call-failed'; readonly failure: CallFailure }
+  /** The judge stopped before the end: its model calls cannot succeed (see {@link StageGuard}). */
+  | { readonly type: 'stopped'; readonly error: StageStoppedError }
   | { readonly type: 'done'; readonly summary: JudgeSummary };
 
 /** Options of {@link loadInstructions}. */
@@ -91,6 +105,13 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly judgeDir?: string;
   /** Records carry the variant, votes, calls and tokens beside the seed's fields. Default: for variants other than the seed. */
   readonly extraFields?: boolean;
+  /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
+  readonly failFast?: number;
+  /**
+   * Judge only this shard's episodes: those of the tasks at positions `[index::count]` of the run's task list
+   * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
+   */
+  readonly shard?: Shard;
 }
 
 /** What {@link judgeRun} returns. */
@@ -105,6 +126,10 @@ export interface JudgeRunResult {
   readonly judgeDir: string;
   /** The tasks the instructions came from, by id. */
   readonly tasks: ReadonlyMap<string, TaskRef>;
+  /** Failed model calls in all (their episodes have no record unless a later try gave a verdict). */
+  readonly callErrors: number;
+  /** The first failed model calls, with their causes. */
+  readonly failures: readonly CallFailure[];
 }
 
 /** Where the lab keeps a variant's records: `<run>_judge/lab/<variant>`. */
@@ -147,25 +172,33 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await readInstructions(run, { ...options, store });
   await store.mkdir(judgeDir);
-  const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const all = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const mine = options.shard ? new Set(shardTasks([...tasks.keys()], options.shard)) : null;
+  const episodes = mine ? all.filter((id) => mine.has(id)) : all;
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
-  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total });
+  const shard = options.shard ? { shard: { ...options.shard, total: all.length } } : {};
+  options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
   let unbound = 0;
+  const guard = new StageGuard('judge', {
+    failFast: options.failFast,
+    onFailure: (failure) => options.onEvent?.({ type: 'call-failed', failure }),
+  });
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   episodes.forEach((taskId, i) =>
     queue.add(async () => {
+      if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
         const { record, outcome, identity } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
-          llm: options.llm,
+          llm: guard.wrap(options.llm, taskId),
           model,
           store,
           tries: options.tries,
@@ -180,6 +213,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
         if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
       } catch (error) {
+        if (stopsStage(error)) {
+          queue.clear();
+          return;
+        }
         errors.push({ taskId, error: describeError(error) });
         options.onEvent?.({ type: 'error', taskId, error: describeError(error), done: ++done, total });
       }
@@ -191,6 +228,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
       type: 'warning',
       message: `${unbound} judge records had no episode identity (written by the seed or an older taskgen): kept, and bound to the episodes now in ${pyPathStr(run)}`,
     });
+  }
+  if (guard.stopped) {
+    options.onEvent?.({ type: 'stopped', error: guard.stopped });
+    throw guard.stopped;
   }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
@@ -204,7 +245,7 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     judge: model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */

@@ -13,6 +13,41 @@ export interface ErrorContext {
   readonly secrets?: readonly string[];
   /** The caller's signal: an error after it fired is an abort, not a failure to retry. */
   readonly signal?: AbortSignal;
+  /** Where the key came from, for the hint on a 401 or 403, such as `GEMINI_API_KEY` or `the apiKey option`. */
+  readonly keySource?: string;
+  /** The per-attempt time limit, for the message when it ran out. */
+  readonly timeoutMs?: number;
+  /** The API's URL (scrubbed before use), for the hint on a network error. */
+  readonly endpoint?: string;
+}
+
+/** HTTP statuses that no retry, and no other episode or batch, can cure: a bad key, an unknown model, a bad request. */
+export const FATAL_STATUSES: ReadonlySet<number> = new Set([400, 401, 403, 404]);
+
+/**
+ * Whether a failed call means every other call of the stage will fail the same way (a bad key, an unknown model,
+ * a request the server refuses), so the stage should stop at once instead of marking each item failed.
+ */
+export function isFatalLLMError(error: unknown): error is LLMError {
+  return error instanceof LLMError && error.status !== undefined && FATAL_STATUSES.has(error.status);
+}
+
+/** What the user can do about a failure, from its status and the call's context; `undefined` when nothing useful. */
+export function hintFor(failure: { status?: number; timedOut?: boolean; network?: boolean }, context: ErrorContext): string | undefined {
+  const { status } = failure;
+  if (status === 401 || status === 403) return `check ${context.keySource ?? 'the API key'}`;
+  if (status === 404) return `check the model name "${context.model}" and the API URL`;
+  if (status === 429) return 'rate-limited; lower the request rate (--rpm) or the workers';
+  if (failure.timedOut) {
+    const after = context.timeoutMs !== undefined ? ` within ${context.timeoutMs / 1000} s` : '';
+    return `no answer${after}; raise the time limit (--timeout SECONDS, or timeoutMs) if the model is just slow`;
+  }
+  if (failure.network) return `check that the server${context.endpoint ? ` at ${scrubSecrets(context.endpoint)}` : ''} is up and reachable`;
+  return undefined;
+}
+
+function withHint(message: string, hint: string | undefined): string {
+  return hint ? `${message} (${hint})` : message;
 }
 
 /**
@@ -32,13 +67,70 @@ export class HttpStatusError extends Error {
   }
 }
 
-/** Wraps `fetch` so that a non-2xx answer rejects with an {@link HttpStatusError} carrying its headers and body. */
+/**
+ * A 2xx answer whose body is not a JSON document (an HTML page from a proxy, plain text, nothing at all), thrown by
+ * {@link statusCapturingFetch} so that the caller gets a clear error instead of the SDK's parse failure.
+ */
+export class MalformedReplyError extends Error {
+  override readonly name = 'MalformedReplyError';
+  readonly status: number;
+  constructor(status: number, contentType: string, bodyText: string) {
+    const shown = bodyText.trim() === '' ? 'an empty body' : `"${oneLine(bodyText).slice(0, 120)}"`;
+    super(`malformed reply: HTTP ${status} ${contentType || 'without a content type'} is not JSON (${shown})`);
+    this.status = status;
+  }
+}
+
+/**
+ * Wraps `fetch` so that a non-2xx answer rejects with an {@link HttpStatusError} carrying its headers and body,
+ * and a 2xx answer that is not JSON rejects with a {@link MalformedReplyError}.
+ */
 export function statusCapturingFetch(base: typeof fetch = fetch): typeof fetch {
+  const checked = jsonCheckingFetch(base);
+  return async (input, init) => {
+    const response = await checked(input, init);
+    if (!response.ok) throw new HttpStatusError(response.status, response.headers, await response.text().catch(() => ''));
+    return response;
+  };
+}
+
+/** Wraps `fetch` so that a 2xx answer that is not JSON rejects with a {@link MalformedReplyError}. */
+export function jsonCheckingFetch(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
-    if (response.ok) return response;
-    throw new HttpStatusError(response.status, response.headers, await response.text().catch(() => ''));
+    if (!response.ok) return response;
+    const text = await response.text();
+    if (parseJson(text.trim()) === undefined) {
+      throw new MalformedReplyError(response.status, response.headers.get('content-type') ?? '', text);
+    }
+    // The body was read to check it; the SDK gets an identical, unread copy.
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/**
+ * Refuses an API URL that carries credentials (`https://user:pass@host/`): they would travel in every request
+ * and show up in logs, and the SDKs fail on them with errors that look like network faults. Keys belong in the
+ * environment. Also refuses text that is not an http(s) URL. Throws an {@link LLMError} that is not retryable.
+ */
+export function assertApiUrl(url: string, context: { provider: string; model: string; what: string }): void {
+  const { provider, model, what } = context;
+  const refuse = (problem: string) => {
+    throw new LLMError(scrubSecrets(`${provider} model ${model}: ${what} ${problem}`), { provider, model, isRetryable: false });
+  };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuse(`"${url}" is not a URL (expected such as http://127.0.0.1:8000/v1)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') refuse(`"${url}" is not an http(s) URL`);
+  if (parsed.username || parsed.password) {
+    refuse(
+      `${parsed.protocol}//${REDACTED}@${parsed.host}${parsed.pathname} carries credentials (user:password@); ` +
+        'remove them and give the key through the environment (--api-key-env NAME, or the apiKey option)',
+    );
+  }
 }
 
 const REDACTED = '[REDACTED]';
@@ -51,12 +143,61 @@ const KEY_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(\/\/)[^/@\s:]+:[^/@\s]+@/g, `$1${REDACTED}@`],
 ];
 
-/** Removes the given secrets and anything that looks like an API key or credential from `text`. */
+/**
+ * Removes the given secrets and anything that looks like an API key or credential from `text`. Each secret is
+ * removed as written and in the encodings a server or proxy may echo it in: URL-encoded (upper- or lower-case
+ * hex, `+` for spaces), JSON-escaped, and base64 (standard and URL-safe, at any alignment inside a longer run).
+ */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
+  }
   for (const [pattern, replacement] of KEY_PATTERNS) out = out.replace(pattern, replacement);
   return out;
+}
+
+const formCache = new Map<string, readonly string[]>();
+
+/** A secret's spellings, longest first so that a longer form is replaced before a raw copy inside it. */
+function secretForms(secret: string): readonly string[] {
+  const cached = formCache.get(secret);
+  if (cached) return cached;
+  const url = encodeURIComponent(secret);
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = new Set<string>([
+    secret,
+    url,
+    url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+    url.replace(/%20/g, '+'),
+    encodeURI(secret),
+    json,
+    json.replace(/\//g, '\\/'),
+    json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    ...base64Forms(secret),
+  ]);
+  const list = [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+  if (formCache.size < 64) formCache.set(secret, list);
+  return list;
+}
+
+/**
+ * The secret's base64 at each of the three byte alignments it can have inside a longer encoded text, keeping only
+ * the characters that depend on the secret's bytes alone (so the match holds whatever surrounds it).
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms: string[] = [];
+  for (let pad = 0; pad < 3; pad++) {
+    const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+    const start = Math.ceil((pad * 8) / 6);
+    const end = Math.floor(((pad + bytes.length) * 8) / 6);
+    const core = encoded.slice(start, end);
+    // Short cores would match ordinary text; a secret of a few bytes is still removed raw.
+    if (core.length >= 8) forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms;
 }
 
 /**
@@ -88,25 +229,35 @@ export function toLLMError(error: unknown, context: ErrorContext): LLMError {
   const secrets = context.secrets ?? [];
   const cause = sanitizeError(error, secrets);
   const prefix = `${provider} model ${model}`;
+  // The openai SDK wraps whatever its fetch throws in an APIConnectionError.
+  const malformed = chainOf(error).find((e) => e instanceof MalformedReplyError);
+  if (malformed) {
+    return new LLMError(scrubSecrets(`${prefix}: ${malformed.message}`, secrets), { provider, model, isRetryable: false, cause });
+  }
   if (context.signal?.aborted) {
     return new LLMError(`${prefix}: call aborted`, { provider, model, isRetryable: false, cause });
   }
   // An abort nobody asked for is the SDK's own per-attempt timeout.
-  if (isAbort(error)) {
-    return new LLMError(`${prefix}: timed out`, { provider, model, isRetryable: true, cause });
+  if (isTimeout(error)) {
+    const after = context.timeoutMs !== undefined ? ` after ${context.timeoutMs / 1000} s` : '';
+    return new LLMError(withHint(`${prefix}: timed out${after}`, hintFor({ timedOut: true }, context)), {
+      provider, model, isRetryable: true, cause, hint: hintFor({ timedOut: true }, context), timedOut: true,
+    });
   }
   const status = statusOf(error);
   if (status !== undefined) {
     const details = errorDetails(error);
     const text = details.message ? `: ${oneLine(details.message)}` : '';
-    return new LLMError(scrubSecrets(`${prefix}: HTTP ${status}${text}`, secrets), {
-      provider, model, status, isRetryable: RETRYABLE_STATUS(status), retryAfter: details.retryAfter, cause,
+    const hint = hintFor({ status }, context);
+    return new LLMError(scrubSecrets(withHint(`${prefix}: HTTP ${status}${text}`, hint), secrets), {
+      provider, model, status, isRetryable: RETRYABLE_STATUS(status), retryAfter: details.retryAfter, cause, hint,
     });
   }
   const code = networkCode(error);
   if (code !== undefined) {
-    return new LLMError(scrubSecrets(`${prefix}: network error (${code}): ${messageOf(error)}`, secrets), {
-      provider, model, isRetryable: true, cause,
+    const hint = hintFor({ network: true }, context);
+    return new LLMError(scrubSecrets(withHint(`${prefix}: network error (${code}): ${messageOf(error)}`, hint), secrets), {
+      provider, model, isRetryable: true, cause, hint: hint && scrubSecrets(hint, secrets),
     });
   }
   return new LLMError(scrubSecrets(`${prefix}: ${messageOf(error)}`, secrets), { provider, model, isRetryable: false, cause });
@@ -131,8 +282,10 @@ function nameOf(error: Error): string {
   return error.name === 'Error' && error.constructor?.name ? error.constructor.name : error.name;
 }
 
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+/** Whether a thrown value is an abort or a time-out (the SDKs' own per-attempt time limit, unless the caller aborted). */
+export function isTimeout(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === 'AbortError' || error.name === 'TimeoutError' || nameOf(error) === 'APIConnectionTimeoutError';
 }
 
 function statusOf(error: unknown): number | undefined {
@@ -140,9 +293,14 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 100 && status < 600 ? status : undefined;
 }
 
-function networkCode(error: unknown): string | undefined {
+function chainOf(error: unknown): Error[] {
   const chain: Error[] = [];
   for (let e = error; e instanceof Error && chain.length < 6; e = e.cause) chain.push(e);
+  return chain;
+}
+
+function networkCode(error: unknown): string | undefined {
+  const chain = chainOf(error);
   // The socket's own code (ECONNREFUSED) says more than the SDK's wrapper (APIConnectionError).
   for (const e of chain) {
     const code = (e as { code?: unknown }).code;

@@ -4,11 +4,11 @@
  * @module
  */
 import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
-import { statusCapturingFetch } from './errors';
+import { assertApiUrl, statusCapturingFetch } from './errors';
 import { encodeCallImages } from './images';
 import type { Limiter } from './limiter';
 import { callWithRetry, type CallContext, type RetryOptions } from './retry';
-import { LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
+import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** The default Gemini model of the proposer and the judge. */
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -30,7 +30,7 @@ export interface GeminiOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
   readonly downscale?: number;
-  /** Gives up on one attempt after this many ms (then it is retried as a timeout). Default 300 000. */
+  /** Gives up on one attempt after this many ms (then it is retried once as a timeout). Default {@link DEFAULT_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
   /** The retry policy (retries, delays, `onRetry`). */
   readonly retry?: RetryOptions;
@@ -38,6 +38,8 @@ export interface GeminiOptions {
   readonly limiter?: Limiter;
   /** The environment to read the key from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where the key came from, named in the hint on a 401 or 403. Default: the option or variable it was read from. */
+  readonly keySource?: string;
 }
 
 /**
@@ -49,13 +51,17 @@ export interface GeminiOptions {
 export function gemini(options: GeminiOptions = {}): LanguageModel {
   const model = options.model ?? DEFAULT_GEMINI_MODEL;
   const env = options.env ?? process.env;
-  const apiKey = options.apiKey ?? GEMINI_KEY_ENV.map((name) => env[name]).find((value) => value);
+  const keyEnv = GEMINI_KEY_ENV.find((name) => env[name]);
+  const apiKey = options.apiKey ?? (keyEnv && env[keyEnv]);
   if (!apiKey) {
     throw new LLMError(
       `gemini model ${model}: no API key; set ${GEMINI_KEY_ENV.join(' or ')} in the environment (or pass apiKey)`,
       { provider: 'gemini', model, isRetryable: false },
     );
   }
+  const keySource = options.keySource ?? (options.apiKey !== undefined ? 'the apiKey option' : keyEnv);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (options.baseUrl !== undefined) assertApiUrl(options.baseUrl, { provider: 'gemini', model, what: 'the base URL' });
   // The SDK retries only when `httpOptions.retryOptions` is set; we leave it unset so that our policy applies.
   // The fetch wrapper keeps error responses' headers (Retry-After), which the SDK's own errors drop.
   // The SDK is loaded on the first call, so importing the library stays cheap.
@@ -68,7 +74,7 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
       httpOptions: {
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
         ...(options.headers ? { headers: { ...options.headers } } : {}),
-        timeout: options.timeoutMs ?? 300_000,
+        timeout: timeoutMs,
         fetch: statusCapturingFetch(),
       },
     });
@@ -79,6 +85,7 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
     async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const context: CallContext = {
         provider: 'gemini', model, secrets: [apiKey], signal: call.signal, retry: options.retry, limiter: options.limiter,
+        keySource, timeoutMs, endpoint: options.baseUrl ?? 'https://generativelanguage.googleapis.com',
       };
       const images = await encodeCallImages(call.images, { downscale: options.downscale, provider: 'gemini', model });
       const parts: Part[] = images.map((image) => ({ inlineData: { mimeType: image.mediaType, data: image.base64 } }));
@@ -93,7 +100,7 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
           }),
         context,
       );
-      return { text: replyText(response), usage: usageOf(response), model };
+      return { text: replyText(response, model), usage: usageOf(response), model };
     },
   };
 }
@@ -111,9 +118,20 @@ function generationConfig(call: CompleteOptions): GenerateContentConfig {
 }
 
 /** The reply's text parts, without thought summaries (the SDK's `text` getter would warn on other parts). */
-function replyText(response: GenerateContentResponse): string {
-  const parts = response.candidates?.[0]?.content?.parts ?? [];
-  return parts
+function replyText(response: GenerateContentResponse, model: string): string {
+  const fail = (problem: string): never => {
+    throw new LLMError(`gemini model ${model}: ${problem}`, { provider: 'gemini', model, isRetryable: false });
+  };
+  const candidates: unknown = (response as { candidates?: unknown } | null)?.candidates;
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    // A prompt the API blocks comes back with feedback and no candidates; anything else without them is not a reply.
+    const blocked = response?.promptFeedback?.blockReason;
+    if (blocked) fail(`the prompt was blocked (${blocked}${response.promptFeedback?.blockReasonMessage ? `: ${response.promptFeedback.blockReasonMessage}` : ''})`);
+    fail(`malformed reply: no "candidates"`);
+  }
+  const parts: unknown = response.candidates?.[0]?.content?.parts ?? [];
+  if (!Array.isArray(parts)) fail('malformed reply: "candidates[0].content.parts" is not a list');
+  return (parts as Part[])
     .filter((part) => typeof part.text === 'string' && !part.thought)
     .map((part) => part.text)
     .join('');

@@ -10,10 +10,11 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { assertApiUrl, jsonCheckingFetch } from './errors';
 import { encodeCallImages, type EncodedImage } from './images';
 import type { Limiter } from './limiter';
 import { callWithRetry, type CallContext, type RetryOptions } from './retry';
-import type { CompleteOptions, Completion, LanguageModel, Usage } from './types';
+import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** Options of {@link openaiCompatible}. */
 export interface OpenAICompatibleOptions {
@@ -37,7 +38,7 @@ export interface OpenAICompatibleOptions {
   readonly providerName?: string;
   /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
   readonly downscale?: number;
-  /** Gives up on one attempt after this many ms (then it is retried as a timeout). Default 300 000. */
+  /** Gives up on one attempt after this many ms (then it is retried once as a timeout). Default {@link DEFAULT_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
   /** The retry policy (retries, delays, `onRetry`). */
   readonly retry?: RetryOptions;
@@ -45,6 +46,8 @@ export interface OpenAICompatibleOptions {
   readonly limiter?: Limiter;
   /** The environment to read the key from. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where the key came from, named in the hint on a 401 or 403. Default: the option or variable it was read from. */
+  readonly keySource?: string;
 }
 
 /**
@@ -60,7 +63,13 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
   const { model, baseURL } = options;
   const provider = options.providerName ?? 'openai-compatible';
   const env = options.env ?? process.env;
-  const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? 'EMPTY';
+  const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY';
+  const apiKey = options.apiKey ?? env[keyEnv] ?? 'EMPTY';
+  const keySource =
+    options.keySource ??
+    (options.apiKey !== undefined ? 'the apiKey option' : env[keyEnv] ? keyEnv : `the API key (none was sent: set ${keyEnv})`);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  assertApiUrl(baseURL, { provider, model, what: 'the endpoint' });
   // The SDK is loaded on the first call, so importing the library stays cheap.
   let client: Promise<OpenAI> | undefined;
   const connect = async () =>
@@ -68,8 +77,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
       apiKey,
       baseURL,
       maxRetries: 0, // our policy retries
-      timeout: options.timeoutMs ?? 300_000,
+      timeout: timeoutMs,
       logLevel: 'off', // the library prints nothing
+      fetch: jsonCheckingFetch(),
       ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     });
 
@@ -79,19 +89,52 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
     async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const context: CallContext = {
         provider, model, secrets: [apiKey], signal: call.signal, retry: options.retry, limiter: options.limiter,
+        keySource, timeoutMs, endpoint: baseURL,
       };
       const body = {
         ...(await requestBody(prompt, call, options, provider)),
         ...options.extraBody,
       } as ChatCompletionCreateParamsNonStreaming;
       const sdk = await (client ??= connect());
-      const response = await callWithRetry(
-        () => sdk.chat.completions.create(body, call.signal ? { signal: call.signal } : undefined),
-        context,
-      );
-      return { text: response.choices[0]?.message.content ?? '', usage: usageOf(response), model };
+      // The SDK adds an abort listener to the signal it is given and never removes it: given the caller's signal
+      // (one per episode), listeners pile up call after call. It gets a signal of its own per call instead.
+      const link = linkedSignal(call.signal);
+      try {
+        const response = await callWithRetry(
+          () => sdk.chat.completions.create(body, link ? { signal: link.signal } : undefined),
+          context,
+        );
+        return { text: replyContent(response, provider, model), usage: usageOf(response), model };
+      } finally {
+        link?.unlink();
+      }
     },
   };
+}
+
+/** A signal that fires when `parent` does, and `unlink` to drop the listener on `parent` once the call is over. */
+function linkedSignal(parent: AbortSignal | undefined): { signal: AbortSignal; unlink: () => void } | undefined {
+  if (!parent) return undefined;
+  const controller = new AbortController();
+  const abort = () => controller.abort(parent.reason);
+  if (parent.aborted) abort();
+  else parent.addEventListener('abort', abort, { once: true });
+  return { signal: controller.signal, unlink: () => parent.removeEventListener('abort', abort) };
+}
+
+/** The reply's text; a 2xx body that is not a chat completion is an {@link LLMError}, not a `TypeError` later. */
+function replyContent(response: unknown, provider: string, model: string): string {
+  const choices = (response as { choices?: unknown } | null)?.choices;
+  const message = Array.isArray(choices) ? (choices[0] as { message?: unknown } | undefined)?.message : undefined;
+  const content = (message as { content?: unknown } | null | undefined)?.content;
+  let problem: string | undefined;
+  if (typeof response !== 'object' || response === null) problem = `the body is ${typeof response}, not a chat completion`;
+  else if (!Array.isArray(choices)) problem = 'no "choices" list';
+  else if (choices.length === 0) problem = '"choices" is empty';
+  else if (typeof message !== 'object' || message === null) problem = 'no "choices[0].message"';
+  else if (content !== undefined && content !== null && typeof content !== 'string') problem = '"choices[0].message.content" is not text';
+  if (problem) throw new LLMError(`${provider} model ${model}: malformed reply: ${problem}`, { provider, model, isRetryable: false });
+  return (content as string | null | undefined) ?? '';
 }
 
 async function requestBody(

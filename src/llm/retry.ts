@@ -4,7 +4,7 @@
  * @module
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { toLLMError, type ErrorContext } from './errors';
+import { isTimeout, toLLMError, type ErrorContext } from './errors';
 import type { Limiter } from './limiter';
 import { LLMError } from './types';
 
@@ -34,6 +34,11 @@ export interface RetryOptions {
    * quota reset hours away does not hang a run. Default 300 000.
    */
   readonly maxRetryAfterMs?: number;
+  /**
+   * Retries after an attempt that ran out of time (the adapter's `timeoutMs`). Default 1: a model that hangs
+   * costs two time limits, not five, before the call fails.
+   */
+  readonly maxTimeoutRetries?: number;
   /** Called before each retry. */
   readonly onRetry?: (event: RetryEvent) => void;
   /** Waits `ms`, rejecting when `signal` fires. Default: a timer. Tests inject their own. */
@@ -71,16 +76,20 @@ export async function callWithRetry<T>(attempt: () => Promise<T>, context: CallC
   const options = context.retry ?? {};
   const maxRetries = options.maxRetries ?? 4;
   const sleep = options.sleep ?? defaultSleep;
+  const maxTimeoutRetries = options.maxTimeoutRetries ?? 1;
   const { limiter, signal } = context;
+  let timeouts = 0;
   for (let retry = 0; ; retry++) {
     let error: LLMError;
     try {
       if (signal?.aborted) throw signal.reason;
       return await (limiter ? limiter.run(attempt, { signal }) : attempt());
     } catch (thrown) {
+      if (isTimeout(thrown) && !signal?.aborted) timeouts++;
       error = toLLMError(thrown, context);
     }
-    if (!error.isRetryable || retry >= maxRetries) throw retry > 0 ? afterAttempts(error, retry + 1) : error;
+    const outOfTime = timeouts > maxTimeoutRetries;
+    if (!error.isRetryable || retry >= maxRetries || outOfTime) throw retry > 0 ? afterAttempts(error, retry + 1) : error;
     const delayMs = retryDelay(retry, error, options);
     if (delayMs === undefined) throw tooLongToWait(error);
     if (error.status === 429) limiter?.pauseFor(delayMs, `${error.provider} ${error.model}: HTTP 429`);
@@ -115,5 +124,7 @@ function rebuild(error: LLMError, message: string, isRetryable: boolean): LLMErr
     retryAfter: error.retryAfter,
     isRetryable,
     cause: error.cause,
+    hint: error.hint,
+    timedOut: error.timedOut,
   });
 }

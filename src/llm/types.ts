@@ -71,6 +71,10 @@ export class LLMError extends Error {
   readonly provider: string;
   /** Seconds the server asked us to wait (Retry-After), when it said. */
   readonly retryAfter: number | undefined;
+  /** What the user can do about it, such as `check GEMINI_API_KEY` (also at the end of the message). */
+  readonly hint: string | undefined;
+  /** Whether the call ran out of its time limit (`timeoutMs`). */
+  readonly timedOut: boolean;
   constructor(
     message: string,
     options: {
@@ -80,6 +84,8 @@ export class LLMError extends Error {
       status?: number;
       retryAfter?: number;
       cause?: unknown;
+      hint?: string;
+      timedOut?: boolean;
     },
   ) {
     super(message, { cause: options.cause });
@@ -88,8 +94,16 @@ export class LLMError extends Error {
     this.model = options.model;
     this.provider = options.provider;
     this.retryAfter = options.retryAfter;
+    this.hint = options.hint;
+    this.timedOut = options.timedOut ?? false;
   }
 }
+
+/**
+ * The default time limit of one attempt at a model call, in ms: long enough for a judge call with images and
+ * thinking, short enough that a model that hangs fails within minutes, not the better part of an hour.
+ */
+export const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** Usage with nothing counted. */
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0 });

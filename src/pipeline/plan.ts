@@ -26,8 +26,11 @@ export interface PipelinePlan {
   readonly humanTasks: readonly Task[];
 }
 
-/** The stages `skip` and `only` leave, checking their names. */
-export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only'>): { stages: PipelineStage[]; skipped: Array<{ stage: PipelineStage; reason: string }> } {
+/** The stages that need the whole run, skipped by a shard. */
+const WHOLE_RUN_STAGES: readonly PipelineStage[] = ['propose', 'rows', 'report'];
+
+/** The stages `skip` and `only` leave (and a `shard`, which leaves no whole-run stage), checking their names. */
+export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only' | 'shard'>): { stages: PipelineStage[]; skipped: Array<{ stage: PipelineStage; reason: string }> } {
   for (const [key, list] of [['skip', options.skip], ['only', options.only]] as const) {
     for (const name of list ?? []) {
       if (!(PIPELINE_STAGES as readonly string[]).includes(name)) {
@@ -40,7 +43,9 @@ export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only'>): { s
   for (const stage of PIPELINE_STAGES) {
     if (options.only && !options.only.includes(stage)) skipped.push({ stage, reason: 'not in only' });
     else if (options.skip?.includes(stage)) skipped.push({ stage, reason: 'skipped' });
-    else stages.push(stage);
+    else if (options.shard && WHOLE_RUN_STAGES.includes(stage)) {
+      skipped.push({ stage, reason: `a whole-run stage: shard ${options.shard.index}/${options.shard.count} leaves it to the pass without a shard` });
+    } else stages.push(stage);
   }
   return { stages, skipped };
 }

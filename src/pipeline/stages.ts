@@ -3,6 +3,7 @@
  * it keeps, so the composition resumes as each step does.
  * @module
  */
+import { formatFailure, type CallFailure } from '../failures';
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
@@ -11,6 +12,7 @@ import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
 import type { Task } from '../schemas';
+import type { Shard } from '../shard';
 import { validate } from '../validate';
 import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {
@@ -40,7 +42,8 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
       onEvent: (event) => ctx.emit({ type: 'propose', event }),
     });
     const emptySites = summary.sites.filter((s) => s.tasks === 0).map((s) => s.site);
-    if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again`);
+    const cause = firstCause(summary.callFailures, summary.failures[0] && `${summary.failures[0].site} batch ${summary.failures[0].batch}: ${summary.failures[0].reason}`);
+    if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again${cause}`);
     return {
       sites: plan.sites.length,
       resumedSites: summary.done.filter((site) => plan.sites.includes(site)).length,
@@ -50,6 +53,8 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
       emptySites,
       failedBatches: summary.failedBatches,
       skippedTasks: summary.skippedTasks,
+      callErrors: summary.callErrors,
+      failures: summary.callFailures,
     };
   });
 }
@@ -68,6 +73,7 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
       workers: ctx.config.judgeWorkers,
       store: ctx.store,
       onEvent: counter.onEvent,
+      ...shardOf(ctx),
     });
     return judgeFigures(ctx, 'judge', result, counter.judged());
   });
@@ -87,15 +93,17 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
         workers: ctx.config.judgeWorkers,
         store: ctx.store,
         onEvent: counter.onEvent,
+        ...shardOf(ctx),
       }),
     );
+    const report = scored.report;
     return {
       humanTasks: plan.humanTasks.length,
       attempt: attempted,
       judge: { ...judgeFigures(ctx, 'validate', scored.judged, counter.judged()), ms: scored.ms, usage: scored.usage },
-      score: scored.report.overall,
-      byKind: scored.report.by_kind,
-      file: layout.validate,
+      score: report?.overall ?? null,
+      byKind: report?.by_kind ?? null,
+      file: report ? layout.validate : null,
     };
   });
 }
@@ -168,6 +176,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
     ...(config.signal ? { signal: config.signal } : {}),
+    ...shardOf(ctx),
   });
   if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
   const { total, passed } = summary.verified;
@@ -181,6 +190,10 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
   };
+}
+
+function shardOf(ctx: StageContext): { shard?: Shard } {
+  return ctx.config.shard ? { shard: ctx.config.shard } : {};
 }
 
 // Forwards judge events and counts the episodes judged by this call.
@@ -198,7 +211,16 @@ function judgedCounter(ctx: StageContext, stage: 'judge' | 'validate'): { onEven
 function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: JudgeRunResult, judged: number): Omit<JudgeStageSummary, 'ms' | 'usage'> {
   const s = result.summary;
   const left = s.no_verdict + s.errors;
-  if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them`);
-  return { episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge };
+  if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them${firstCause(result.failures, result.errors[0] && `${result.errors[0].taskId}: ${result.errors[0].error}`)}`);
+  return {
+    episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge,
+    callErrors: result.callErrors, failures: result.failures,
+  };
+}
+
+/** `; first cause: ...` for an incomplete-stage line: the first failed call, else `other`, else nothing. */
+function firstCause(failures: readonly CallFailure[], other: string | undefined): string {
+  const cause = failures[0] ? formatFailure(failures[0]) : other;
+  return cause ? `; first cause: ${cause}` : '';
 }
 

@@ -3,6 +3,7 @@
  * reports and the summary it returns.
  * @module
  */
+import type { CallFailure } from '../failures';
 import type { AttemptEvent } from '../agent/attempt';
 import type { BrowserHost, BrowserOptions } from '../agent/browser';
 import type { EvidenceProvider, Policy } from '../agent/types';
@@ -14,6 +15,7 @@ import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
 import type { RowsEvent } from '../rows';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../schemas';
+import type { Shard } from '../shard';
 import type { SiteSource } from '../source/types';
 import type { PipelineLayout } from './layout';
 
@@ -106,6 +108,13 @@ export interface PipelineConfig {
   readonly onEvent?: (event: PipelineEvent) => void;
   /** Stops the run: no new episode or stage starts, and the call rejects; a rerun goes on from there. */
   readonly signal?: AbortSignal;
+  /**
+   * Run one shard (DESIGN.md §8): `attempt`, `judge` and `validate` take the tasks at positions `[index::count]`
+   * (validate attempts and judges its share of the human tasks and scores nothing); `propose`, `rows` and
+   * `report` are whole-run stages, skipped here: run them once without a shard (before the shards for
+   * `propose`, after them for the rest, which also scores `validate`). Default the whole run.
+   */
+  readonly shard?: Shard;
 }
 
 /** What the pipeline reports as it goes. */
@@ -144,6 +153,9 @@ export interface ProposeStageSummary extends StageFigures {
   readonly emptySites: readonly string[];
   readonly failedBatches: number;
   readonly skippedTasks: number;
+  /** Failed model calls, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly failures: readonly CallFailure[];
 }
 
 /** `attempt` (and the attempt half of `validate`): a run dir. */
@@ -175,6 +187,9 @@ export interface JudgeStageSummary extends StageFigures {
   readonly noVerdict: number;
   readonly errors: number;
   readonly model: string;
+  /** Failed model calls, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly failures: readonly CallFailure[];
 }
 
 /** `validate`: the human tasks attempted, judged and scored against their verifiers. */
@@ -182,11 +197,11 @@ export interface ValidateStageSummary extends StageFigures {
   readonly humanTasks: number;
   readonly attempt: AttemptStageSummary;
   readonly judge: JudgeStageSummary;
-  /** The judge against the verifiers (agreement, precision, recall, with 95% intervals). */
-  readonly score: JudgeScoreWithIntervals;
-  readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>>;
-  /** `<dir>/human_judge/_validate.json`. */
-  readonly file: string;
+  /** The judge against the verifiers (agreement, precision, recall, with 95% intervals); `null` for a shard. */
+  readonly score: JudgeScoreWithIntervals | null;
+  readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>> | null;
+  /** `<dir>/human_judge/_validate.json`; `null` for a shard (the unsharded pass writes it). */
+  readonly file: string | null;
 }
 
 /** `rows`: the training rows dir. */

@@ -5,11 +5,13 @@
  */
 import PQueue from 'p-queue';
 import { siteContext, type SiteContextOptions } from '../context';
+import { StageGuard, type CallFailure } from '../failures';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { assertPlainName } from '../names';
 import { pyDumps } from '../py/json';
 import type { Task } from '../schemas';
+import { PageFetchError, SiteUnreachableError } from '../source/errors';
 import type { SiteSource } from '../source/types';
 import { readTasksFile } from './file';
 import { proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
@@ -28,6 +30,8 @@ export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent'>
   readonly store?: FileStore;
   /** Receives every {@link ProposeEvent}: the file's state, each site and batch. */
   readonly onEvent?: (event: ProposeEvent) => void;
+  /** Stop after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
+  readonly failFast?: number;
 }
 
 /** What {@link proposeSites} did. */
@@ -42,6 +46,16 @@ export interface ProposeSummary {
   /** Batches that gave nothing, and reply entries skipped. */
   readonly failedBatches: number;
   readonly skippedTasks: number;
+  /** The first failed batches and why (a failed call, or a reply that is not tasks). */
+  readonly failures: ReadonlyArray<{ readonly site: string; readonly batch: number; readonly reason: string }>;
+  /** Failed model calls in all, and the first of them with their causes (status, model, hint). */
+  readonly callErrors: number;
+  readonly callFailures: readonly CallFailure[];
+  /**
+   * Sites that got no tasks, or fewer than `perSite` while some of their batches failed: proposing did not fully
+   * succeed for them (a site with 0 tasks is not written, so a rerun proposes it again).
+   */
+  readonly shortSites: ReadonlyArray<{ readonly site: string; readonly tasks: number; readonly failedBatches: number }>;
 }
 
 /**
@@ -58,18 +72,35 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
   if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`proposeSites: workers must be an integer >= 1, got ${workers}`);
   let failedBatches = 0;
   let skippedTasks = 0;
+  const failures: Array<{ site: string; batch: number; reason: string }> = [];
+  const failedBySite = new Map<string, number>();
   const report = (event: ProposeEvent) => {
-    if (event.type === 'batch-failed') failedBatches++;
+    if (event.type === 'batch-failed') {
+      failedBatches++;
+      failedBySite.set(event.site, (failedBySite.get(event.site) ?? 0) + 1);
+      if (failures.length < 5) failures.push({ site: event.site, batch: event.batch, reason: event.reason });
+    }
     if (event.type === 'task-skipped') skippedTasks++;
     onEvent?.(event);
   };
+
+  const guard = new StageGuard('propose', {
+    failFast: options.failFast,
+    onFailure: (failure) => report({ type: 'call-failed', failure }),
+  });
 
   const file = await readTasksFile(store, out, report);
   let text = file.text;
   const pending = [...new Set(options.sites)].filter((site) => !file.sites.includes(site));
   const contextQueue = new PQueue({ concurrency: workers });
   const contexts = await Promise.all(
-    pending.map((site) => contextQueue.add(() => siteContext(site, source, { nPages: options.nPages, cap: options.cap }))),
+    pending.map((site) => contextQueue.add(() => siteContext(site, source, {
+      nPages: options.nPages,
+      cap: options.cap,
+      onRenderError: (path, error) => {
+        if (error instanceof PageFetchError) throw new SiteUnreachableError(site, path, error);
+      },
+    }))),
   );
   report({ type: 'start', sites: pending, done: file.sites, perSite });
 
@@ -77,7 +108,7 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
   const jobs = contexts.map((ctx) =>
     queue.add(() => {
       report({ type: 'site-started', site: ctx.site });
-      return proposeSite(ctx, { llm, perSite, batch, seed, onEvent: report });
+      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report });
     }),
   );
   for (const job of jobs) job.catch(() => undefined); // awaited in order below; a later failure waits its turn
@@ -111,5 +142,11 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
     info: written.reduce((n, s) => n + s.info, 0),
     failedBatches,
     skippedTasks,
+    failures,
+    callErrors: guard.failed,
+    callFailures: guard.failures,
+    shortSites: written
+      .filter((w) => w.tasks < perSite && (failedBySite.has(w.site) || w.tasks === 0))
+      .map((w) => ({ site: w.site, tasks: w.tasks, failedBatches: failedBySite.get(w.site) ?? 0 })),
   };
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { SiteContext } from '../context';
 import { describeError } from '../errors';
+import { stopsStage, type CallFailure } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { parsePyJson, pyErrorName } from '../py/json';
 import { PyRandom } from '../py/random';
@@ -26,6 +27,8 @@ export type ProposeEvent =
   | { readonly type: 'task-skipped'; readonly site: string; readonly batch: number; readonly index: number; readonly reason: string }
   /** A site's tasks were written (sites are written in input order). */
   | { readonly type: 'site-done'; readonly site: string; readonly tasks: number; readonly info: number }
+  /** A model call failed (its batch fails; a fatal error stops proposing, see `StageGuard`). */
+  | { readonly type: 'call-failed'; readonly failure: CallFailure }
   /** Proposing starts: `sites` to propose, `done` already in the file. */
   | { readonly type: 'start'; readonly sites: readonly string[]; readonly done: readonly string[]; readonly perSite: number }
   | TasksFileEvent;
@@ -78,6 +81,8 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
       const reply = await llm.complete(prompt, { system: SYSTEM_PROPOSE, json: true, maxTokens: 8192, temperature: 1.0 });
       entries = replyTasks(reply.text);
     } catch (error) {
+      // A bad key or an unknown model fails every batch alike: proposing stops instead.
+      if (stopsStage(error)) throw error;
       onEvent?.({ type: 'batch-failed', site, batch: b, reason: failure(error) });
       continue;
     }

@@ -33,3 +33,19 @@ export class PageNotFoundError extends Error {
     super(`no page at ${path}`);
   }
 }
+
+/**
+ * A site whose pages could not be fetched at all (the server is down, or the base URL is wrong): proposing from
+ * `(could not render)` placeholders would make tasks about a site nobody saw, so the site is refused instead.
+ */
+export class SiteUnreachableError extends Error {
+  override readonly name = 'SiteUnreachableError';
+  constructor(
+    readonly site: string,
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`site ${site}: could not fetch its page ${why}; check that the server is up and the base URL (--base-url) is right`, { cause });
+  }
+}

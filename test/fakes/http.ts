@@ -68,8 +68,26 @@ export interface FakeDisconnect {
   readonly delayMs?: number;
 }
 
-/** What the fake server answers to one request: a text (success), a full success, an error, or a disconnect. */
-export type FakeReply = string | FakeTextReply | FakeErrorReply | FakeDisconnect;
+/** Answers these bytes as they are, outside the wire format (an HTML page from a proxy, a body that is not JSON). */
+export interface FakeRawReply {
+  readonly raw: string;
+  /** Default 200. */
+  readonly status?: number;
+  /** Default `text/html; charset=utf-8`. */
+  readonly contentType?: string;
+  readonly delayMs?: number;
+}
+
+/** Never answers (a model that hangs); the connection stays open until the client gives up or the server closes. */
+export interface FakeHang {
+  readonly hang: true;
+}
+
+/**
+ * What the fake server answers to one request: a text (success), a full success, an error, a disconnect, raw
+ * bytes, or nothing at all.
+ */
+export type FakeReply = string | FakeTextReply | FakeErrorReply | FakeDisconnect | FakeRawReply | FakeHang;
 
 /** Computes the reply to a request. */
 export type FakeHandler = (request: RecordedRequest, index: number) => FakeReply | Promise<FakeReply>;
@@ -153,8 +171,14 @@ export async function startRecordingServer(
     const refused = format.check(request);
     if (refused) return send(res, refused);
     const reply = await replyFor(request, request.index);
+    if (typeof reply !== 'string' && 'hang' in reply) return;
     if (typeof reply !== 'string' && reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (typeof reply === 'string') return send(res, format.success({ text: reply }, request));
+    if ('raw' in reply) {
+      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'text/html; charset=utf-8' });
+      res.end(reply.raw);
+      return;
+    }
     if ('disconnect' in reply) {
       req.socket.destroy();
       return;

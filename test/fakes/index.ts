@@ -8,6 +8,8 @@ export type {
   FakeDisconnect,
   FakeErrorReply,
   FakeHandler,
+  FakeHang,
+  FakeRawReply,
   FakeReply,
   FakeServer,
   FakeServerOptions,

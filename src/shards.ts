@@ -1,0 +1,8 @@
+/**
+ * Past one machine (DESIGN.md §8): a run split into shards, `[index::count]` of the tasks in file order, from
+ * `--shard K/N` or the scheduler's environment, and the progress of every shard of one run dir.
+ * Internals live in `src/shard.ts`, `src/status.ts` and `src/agent/claims.ts`.
+ * @module
+ */
+export { shardTasks, shardFromEnv, parseShard, ShardError, type Shard, type ShardFromEnvOptions, type ShardSource } from './shard';
+export { runStatus, type RunStatus, type RunStatusOptions, type ShardStatus, type RunningEpisode } from './status';

@@ -1,0 +1,147 @@
+/**
+ * `runStatus`: a run's progress across its shards (DESIGN.md §8), read from the run dir alone: finished
+ * episodes, episodes in progress (their claims: host, pid, age, steps so far, stale or not) and what is left,
+ * per shard, so a user can watch a job array and rerun the indexes that died.
+ * @module
+ */
+import path from 'node:path';
+import { readClaims, WORK_DIR, type FoundClaim } from './agent/claims';
+import { EPISODE_FILES, RUN_FILES } from './fs/layout';
+import { readFinished } from './agent/run-dir';
+import { InputError } from './errors';
+import { nodeStore } from './fs/node';
+import type { FileStore } from './fs/types';
+import { readJsonl } from './io';
+import { TaskRefSchema } from './schemas';
+
+/** Options of {@link runStatus}. */
+export interface RunStatusOptions {
+  /** The shard count; default the one written in the run's claims, else 1. */
+  readonly shardCount?: number;
+  /** A claim with no heartbeat for this long is stale: the episode time limit. Default 300 000 ms. */
+  readonly staleMs?: number;
+  readonly store?: FileStore;
+}
+
+/** An episode in progress. */
+export interface RunningEpisode {
+  readonly taskId: string;
+  readonly shard: number;
+  readonly host: string | null;
+  readonly pid: number | null;
+  /** Seconds since the episode started, and since its last heartbeat. */
+  readonly ageS: number | null;
+  readonly heartbeatS: number | null;
+  /** Steps recorded so far (screenshots in its staging dir). */
+  readonly steps: number;
+  /** Why its claim is stale (its process is gone, or silent too long), or `null` while it runs. */
+  readonly stale: string | null;
+}
+
+/** One shard's progress. */
+export interface ShardStatus {
+  readonly index: number;
+  readonly tasks: number;
+  readonly done: number;
+  /** Steps of the finished episodes. */
+  readonly steps: number;
+  /** Claimed by a live process. */
+  readonly running: number;
+  /** Claimed by a process that is gone (taken over by the next process that comes to them). */
+  readonly stale: number;
+  /** Neither finished nor running (stale ones included). */
+  readonly todo: number;
+}
+
+/** What {@link runStatus} returns. */
+export interface RunStatus {
+  readonly run: string;
+  readonly shardCount: number;
+  readonly tasks: number;
+  readonly done: number;
+  readonly steps: number;
+  readonly shards: readonly ShardStatus[];
+  readonly running: readonly RunningEpisode[];
+  /** Shards with work left and no live episode: the indexes to start again. */
+  readonly rerun: readonly number[];
+}
+
+/**
+ * The progress of `run` per shard of `shardCount`: shard `K` has the tasks at positions `[K::N]` of the run's
+ * `tasks.jsonl`, as `attempt --shard K/N` takes them from the same tasks file.
+ */
+export async function runStatus(run: string, options: RunStatusOptions = {}): Promise<RunStatus> {
+  const store = options.store ?? nodeStore();
+  const file = path.posix.join(run, RUN_FILES.tasks);
+  if (!(await store.exists(file))) throw new InputError({ file }, 'no tasks file: is this a run dir, and has attempt started on it?');
+  const tasks = await readJsonl(store, file, TaskRefSchema);
+  const claims = await readClaims(store, run, options.staleMs ?? 300_000);
+  const shardCount = options.shardCount ?? countFromClaims(claims) ?? 1;
+  const shards = Array.from({ length: shardCount }, (_, index) => ({ index, tasks: 0, done: 0, steps: 0, running: 0, stale: 0, todo: 0 }));
+  const running: RunningEpisode[] = [];
+  for (const [position, task] of tasks.entries()) {
+    const shard = shards[position % shardCount]!;
+    shard.tasks++;
+    const finished = await readFinished(store, run, task.task_id);
+    if (finished) {
+      shard.done++;
+      shard.steps += finished.episode.steps;
+      continue;
+    }
+    shard.todo++;
+    const claim = claims.get(task.task_id)?.at(-1);
+    if (!claim) continue;
+    if (claim.stale) shard.stale++;
+    else shard.running++;
+    running.push(await describeRunning(store, run, task.task_id, shard.index, claim));
+  }
+  for (const s of shards) s.todo -= s.running;
+  return {
+    run,
+    shardCount,
+    tasks: tasks.length,
+    done: shards.reduce((n, s) => n + s.done, 0),
+    steps: shards.reduce((n, s) => n + s.steps, 0),
+    shards,
+    running,
+    rerun: shards.filter((s) => s.todo > 0 && s.running === 0).map((s) => s.index),
+  };
+}
+
+async function describeRunning(store: FileStore, run: string, taskId: string, shard: number, claim: FoundClaim): Promise<RunningEpisode> {
+  const r = claim.record;
+  const since = (iso: string | undefined) => (iso ? Math.round((Date.now() - Date.parse(iso)) / 1000) : null);
+  const shots = await store.list(path.posix.join(run, WORK_DIR, `${taskId}.${claim.gen}`, EPISODE_FILES.screenshots));
+  return {
+    taskId,
+    shard,
+    host: r?.host ?? null,
+    pid: r?.pid ?? null,
+    ageS: since(r?.started),
+    heartbeatS: since(r?.heartbeat),
+    steps: shots.filter((e) => e.name.endsWith('.png') && !e.name.includes('.tmp-')).length,
+    stale: claim.stale,
+  };
+}
+
+// The `K/N` count written in the claims, when they agree.
+function countFromClaims(claims: ReadonlyMap<string, readonly FoundClaim[]>): number | undefined {
+  const counts = new Set<number>();
+  for (const list of claims.values()) for (const c of list) if (c.record?.shard) counts.add(Number(c.record.shard.split('/')[1]));
+  return counts.size === 1 ? [...counts][0] : undefined;
+}
+
+/** The status as a few lines of text: totals, a row per shard, the episodes in progress, the shards to rerun. */
+export function formatRunStatus(s: RunStatus): string {
+  const lines = [`${s.run}: ${s.done} of ${s.tasks} episodes done (${s.steps} steps), ${s.shardCount} shard${s.shardCount === 1 ? '' : 's'}`];
+  lines.push(['shard', 'tasks', 'done', 'steps', 'running', 'stale', 'to do'].map((h) => h.padStart(8)).join(''));
+  for (const x of s.shards) {
+    lines.push([`${x.index}/${s.shardCount}`, x.tasks, x.done, x.steps, x.running, x.stale, x.todo].map((v) => String(v).padStart(8)).join(''));
+  }
+  for (const r of s.running) {
+    const who = r.host ? `${r.host} pid ${r.pid}, started ${r.ageS} s ago, heartbeat ${r.heartbeatS} s ago` : 'an unreadable claim';
+    lines.push(`  ${r.stale ? 'stale' : 'running'} ${r.taskId} (shard ${r.shard}): ${who}, ${r.steps} steps so far${r.stale ? `; ${r.stale}` : ''}`);
+  }
+  lines.push(s.rerun.length ? `to rerun (work left, nothing running): shards ${s.rerun.join(',')}` : s.done === s.tasks ? 'all done' : 'nothing to rerun: every shard with work left is running');
+  return lines.join('\n');
+}
