@@ -10,4 +10,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   splitting: true,
+  // optional: loaded by `export` only, by dynamic import, and installed by the user
+  external: ['hyparquet', 'hyparquet-writer'],
 });

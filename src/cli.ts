@@ -3,21 +3,23 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
+import { register as registerExport } from './cli/export';
 import { register as registerJudge } from './cli/judge';
 import { register as registerJudgeLab } from './cli/judge-lab';
 import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
+import { register as registerSlurm } from './cli/slurm';
 import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
 
 const program = new Command('taskgen')
-  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report')
+  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report, export')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerJudgeLab];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

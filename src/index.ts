@@ -126,60 +126,28 @@ export {
   type ValidateShardResult,
 } from './validate';
 
-// Choosing a judge (issue 13): judge variants and the judge lab, measured against the verifiers and each other.
+// Choosing a judge: judge variants (presets seed, no-evidence, text-only, last-3-shots; template files; votes)
+// and the judge lab, which measures them against the verifiers and against each other.
 export {
   judgeLab,
   resolveVariant,
   loadVariant,
-  PRESETS,
   PRESET_NAMES,
-  DEFAULT_VARIANT,
-  EVIDENCE_PARTS,
-  TEMPLATE_FIELDS,
-  SEED_TEMPLATE,
-  JudgeVariantSpecSchema,
   TemplateError,
-  templateFields,
-  fillTemplate,
-  checkTemplate,
-  sectionTemplate,
-  systemFor,
-  isSeedJudge,
-  combineVotes,
-  judgePromptParts,
-  labDirOf,
-  variantJudgeDir,
-  readVerifierResults,
-  wilsonInterval,
   mcnemarExact,
-  comparePaired,
   formatLab,
-  formatP,
-  renderLabHtml,
+  wilsonInterval,
   LabReportSchema,
-  LabVariantSchema,
-  LabScoreSchema,
-  LabUsageSchema,
-  LabComparisonSchema,
-  LabDisagreementSchema,
   type JudgeVariant,
   type JudgeVariantSpec,
   type PresetName,
   type EvidencePart,
-  type TemplateField,
   type ResolveVariantOptions,
-  type JudgePromptParts,
   type JudgeLabOptions,
   type JudgeLabResult,
   type LabEvent,
   type PairedComparison,
-  type PairedVerdicts,
   type LabReport,
-  type LabVariant,
-  type LabScore,
-  type LabUsage,
-  type LabComparison,
-  type LabDisagreement,
 } from './lab';
 
 // Step 5, rows: the judged successes as training rows under a step budget.
@@ -218,6 +186,23 @@ export {
   type RowsStageSummary,
   type ReportStageSummary,
 } from './pipeline';
+
+// Sharing the data: a run as a Hugging Face dataset (Parquet configs `steps` and `episodes`, a dataset card), with
+// the provenance of every row, and readers that load it back.
+export {
+  exportDataset,
+  loadSteps,
+  loadEpisodes,
+  ProvenanceSchema,
+  type Provenance,
+  type EpisodeRow,
+  type StepRow,
+  type ExportEvent,
+  type ExportOptions,
+  type ExportResult,
+  type LoadOptions,
+  type ImageValue,
+} from './export';
 
 // The run report: a static HTML page of a run.
 export {
@@ -302,12 +287,23 @@ export {
   type ReadJsonlOptions,
 } from './files';
 
-// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE) and their progress.
+// Past one machine: shards of a run (Slurm arrays, Kubernetes Indexed Jobs, RANK/WORLD_SIZE), their progress,
+// and the whole run as sbatch scripts chained with afterok.
 export {
   shardTasks,
   shardFromEnv,
   parseShard,
   runStatus,
+  slurmPlan,
+  writeSlurmScripts,
+  submitSlurm,
+  type SlurmAgent,
+  type SlurmPlan,
+  type SlurmPlanOptions,
+  type SlurmScript,
+  type SlurmStage,
+  type SlurmJob,
+  type SubmitSlurmOptions,
   type Shard,
   type ShardFromEnvOptions,
   type ShardSource,
@@ -319,7 +315,7 @@ export {
 
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './errors';
-export { ShardError } from './shards';
+export { ShardError, SlurmSubmitError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { EvidenceError } from './judge';

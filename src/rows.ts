@@ -15,6 +15,7 @@ import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
 import { compareCodePoints, pyIsBlank } from './py/text';
 import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
+import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, ROWS_FILES, rowsReportFile } from './fs/layout';
 
 /** The skill-centric executor's training steps: the default budget. */
@@ -136,6 +137,8 @@ export interface WriteRowsOptions {
   readonly store?: FileStore;
   /** Files read or copied at once. Default 16. */
   readonly workers?: number;
+  /** What the run does not record, for `<out>_provenance.jsonl` (the proposer model, the judge variant). */
+  readonly recipe?: Recipe;
   readonly onEvent?: (event: RowsEvent) => void;
 }
 
@@ -221,7 +224,25 @@ export async function writeRows(options: WriteRowsOptions): Promise<WriteRowsRes
   // The seed's report, byte for byte; a count of what was left out only when something was.
   const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
   await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
+  // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
+  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, judgeDir, id, tasks))));
+  await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
   return { ...selection, skipped, removed };
+}
+
+// An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
+// warning: the rows step selects as the seed does, and `export` refuses such an episode later.
+async function rowsProvenance(store: FileStore, options: WriteRowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+  try {
+    const { provenance } = await readEpisodeProvenance({ store, run: options.run, judgeDir, taskId, recipe: options.recipe });
+    return provenance;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
+    const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
+    const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe: options.recipe });
+  }
 }
 
 function rowsDir(run: string, taskId: string): string {

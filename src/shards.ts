@@ -6,3 +6,5 @@
  */
 export { shardTasks, shardFromEnv, parseShard, ShardError, type Shard, type ShardFromEnvOptions, type ShardSource } from './shard';
 export { runStatus, type RunStatus, type RunStatusOptions, type ShardStatus, type RunningEpisode } from './status';
+export { slurmPlan, type SlurmAgent, type SlurmPlan, type SlurmPlanOptions, type SlurmScript, type SlurmStage } from './slurm/plan';
+export { submitSlurm, writeSlurmScripts, SlurmSubmitError, type SlurmJob, type SubmitSlurmOptions } from './slurm/submit';

@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InputError, PRESETS, SYSTEM_JUDGE, fakeLLM, judgeLab, judgeRun, loadVariant, resolveVariant, type FakeCall } from '../src/index';
+import { InputError, SYSTEM_JUDGE, fakeLLM, judgeLab, judgeRun, loadVariant, resolveVariant, type FakeCall } from '../src/index';
+import { PRESETS } from '../src/lab';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun } from './helpers/runs';
 

@@ -24,8 +24,8 @@ export interface JudgeFlags extends ShardFlags {
   endpoint?: string;
   apiKeyEnv?: string;
   tasks?: string;
-  variant?: string;
   timeout: number;
+  variant?: string;
 }
 
 /** Adds the flags `judge` and `validate` share. */
@@ -46,7 +46,10 @@ export function judgeOptions(command: Command): Command {
 /** The judge model the flags (or the variant, when it names one) name, metered, with its description printed on stderr. */
 function judgeModel(flags: JudgeFlags, meter: UsageMeter, variant?: JudgeVariant): LanguageModel {
   const model = resolveModel({
-    model: variant?.model ?? flags.model, endpoint: variant?.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv, timeoutMs: flags.timeout * 1000,
+    model: variant?.model ?? flags.model,
+    endpoint: variant?.endpoint ?? flags.endpoint,
+    apiKeyEnv: flags.apiKeyEnv,
+    timeoutMs: flags.timeout * 1000,
   });
   process.stderr.write(`judge: ${model.description}${variant ? `, variant ${variant.name}` : ''}\n`);
   return withUsage(model, meter, { step: 'judge' });
@@ -60,7 +63,13 @@ export async function judgePass(flags: JudgeFlags): Promise<{ options: JudgeRunO
   const sharded = resolveShard(flags);
   const printer = judgePrinter({ ...(sharded ? { from: sharded.from } : {}) });
   const options = {
-    llm, model: variant?.model ?? flags.model, workers: flags.workers, tasks: flags.tasks, variant, onEvent: printer.onEvent, ...(sharded ? { shard: sharded.shard } : {}),
+    llm,
+    model: variant?.model ?? flags.model,
+    workers: flags.workers,
+    tasks: flags.tasks,
+    variant,
+    onEvent: printer.onEvent,
+    ...(sharded ? { shard: sharded.shard } : {}),
   };
   return { options, meter, stop: printer.stop };
 }

@@ -76,9 +76,9 @@ export interface PipelineFlags {
   skip?: string;
   only?: string;
   progress: boolean;
-  judgeLab: boolean;
   shard?: Shard;
   shards?: number;
+  judgeLab: boolean;
 }
 
 const REAL_COMMAND =

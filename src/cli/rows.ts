@@ -23,7 +23,7 @@ export function register(program: Command): void {
     .command('rows')
     .description(
       'copy the judged successes (sites interleaved, tasks in file order, whole episodes) up to the step budget ' +
-        'as <out>/<task_id>/{rows.jsonl, step_*.png, episode.json} plus <out>/_report.json',
+        'as <out>/<task_id>/{rows.jsonl, step_*.png, episode.json} plus <out>/_report.json, and each episode\'s provenance beside the dir in <out>_provenance.jsonl',
     )
     .argument('<run>', 'the run dir (episodes with rows/; judge records in <run>_judge)')
     .requiredOption('--out <dir>', 'the rows dir; it ends holding exactly this selection (a dir of another selection there is refused)')

@@ -96,6 +96,13 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly workers?: number;
   /** Attempts at a verdict per episode (per vote). Default 3. */
   readonly tries?: number;
+  /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
+  readonly failFast?: number;
+  /**
+   * Judge only this shard's episodes: those of the tasks at positions `[index::count]` of the run's task list
+   * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
+   */
+  readonly shard?: Shard;
   /** The judge set-up. Default the seed's judge, which writes the seed's records into `<run>_judge`. */
   readonly variant?: JudgeVariant;
   /**
@@ -105,13 +112,6 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly judgeDir?: string;
   /** Records carry the variant, votes, calls and tokens beside the seed's fields. Default: for variants other than the seed. */
   readonly extraFields?: boolean;
-  /** Stop the run after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
-  readonly failFast?: number;
-  /**
-   * Judge only this shard's episodes: those of the tasks at positions `[index::count]` of the run's task list
-   * (`tasks.jsonl` order, as `attempt` shards them). The summary covers the shard. Default all.
-   */
-  readonly shard?: Shard;
 }
 
 /** What {@link judgeRun} returns. */

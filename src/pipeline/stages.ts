@@ -120,6 +120,8 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       budget: ctx.config.budget ?? DEFAULT_BUDGET,
       stale: 'remove', // the pipeline's own rows dir: earlier selections are removed
       store,
+      // provenance: the run is named after the work dir, as `taskgen export` names it
+      recipe: { runId: path.posix.basename(path.resolve(layout.dir)), proposerModel: ctx.config.proposer?.modelId ?? null },
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
     return { report: selection.report, picked: selection.picked, pruned: selection.removed.length };

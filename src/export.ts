@@ -1,0 +1,19 @@
+/**
+ * Sharing the data (issue 15): `exportDataset` writes a run as a folder that `datasets.load_dataset(DIR)` and the
+ * Hugging Face Hub read as is, with the provenance of every row; `loadSteps`/`loadEpisodes` read it back.
+ * Internals live in `src/export/` and `src/provenance.ts`.
+ * @module
+ */
+export {
+  exportDataset,
+  loadEpisodes,
+  loadSteps,
+  type EpisodeRow,
+  type ExportEvent,
+  type ExportOptions,
+  type ExportResult,
+  type ImageValue,
+  type LoadOptions,
+  type StepRow,
+} from './export/index';
+export { ProvenanceSchema, type Provenance } from './provenance';

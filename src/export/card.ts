@@ -1,0 +1,150 @@
+/**
+ * The dataset card (`README.md`): YAML front matter the Hub reads (`configs` with their `data_files`, and
+ * `dataset_info` with the features and split sizes), then text written from the run's own files: the recipe,
+ * counts per site and task kind, and the judge's measured precision and recall when `validate` ran.
+ * @module
+ */
+import { stringify } from 'yaml';
+import type { Provenance } from '../provenance';
+import { LIBRARY } from '../provenance';
+import type { JudgeScoreWithIntervals, RowsReport, ValidateReport } from '../schemas';
+import { featuresToYaml, type Features } from './features';
+
+/** One split of a config, as written. */
+export interface CardSplit {
+  readonly name: string;
+  readonly rows: number;
+  readonly files: readonly string[];
+}
+
+/** One config, as written. */
+export interface CardConfig {
+  readonly name: string;
+  readonly features: Features;
+  readonly splits: readonly CardSplit[];
+}
+
+/** What the card is written from. */
+export interface CardInput {
+  readonly runId: string;
+  readonly configs: readonly CardConfig[];
+  /** The `train` episodes' provenance (the run's). */
+  readonly episodes: readonly Provenance[];
+  /** The steps' provenance, one per episode with its row count. */
+  readonly steps: ReadonlyArray<{ readonly provenance: Provenance; readonly rows: number }>;
+  readonly rowsReport: RowsReport | null;
+  readonly validate: ValidateReport | null;
+}
+
+/** The card's front matter (as an object) and its whole text. */
+export function datasetCard(input: CardInput): { frontMatter: Record<string, unknown>; text: string } {
+  const frontMatter = {
+    pretty_name: `miniweb-taskgen ${input.runId}`,
+    tags: ['web-agents', 'synthetic', 'miniweb-taskgen'],
+    configs: input.configs.map((c, i) => ({
+      config_name: c.name,
+      ...(i === 0 ? { default: true } : {}),
+      data_files: c.splits.map((s) => ({ split: s.name, path: `data/${c.name}/${s.name}-*` })),
+    })),
+    dataset_info: input.configs.map((c) => ({
+      config_name: c.name,
+      features: featuresToYaml(c.features),
+      splits: c.splits.map((s) => ({ name: s.name, num_examples: s.rows })),
+    })),
+  };
+  const body = [
+    `# miniweb-taskgen: ${input.runId}`,
+    '',
+    `Web-agent episodes made with [miniweb-taskgen](https://www.npmjs.com/package/miniweb-taskgen) ${LIBRARY.version}: tasks ` +
+      'proposed per site, attempted in Chromium by the agent, judged from screenshots and the server\'s record of the ' +
+      'session. Config `steps` holds the training rows (the judged successes, one row per step, in the chat form ' +
+      'ms-swift and LLaMA-Factory read); config `episodes` holds every episode, successes and failures.',
+    '',
+    '## Recipe',
+    '',
+    recipeTable(input),
+    '',
+    '## Counts per site and task kind',
+    '',
+    countsTable(input),
+    '',
+    '## The judge, measured against task verifiers',
+    '',
+    judgeSection(input.validate),
+    '',
+    '## Provenance',
+    '',
+    'Every row carries `run_id`, `task_id`, `episode_id` (the episode the verdict was given for), `site`, ' +
+      '`task_kind`, `proposer_model`, `agent_model`, `judge_model`, `judge_variant`, `judge_prompt_sha256` (sha256 ' +
+      'of the judge\'s exact prompt template), `verdict`, `verifier_ok` (null where no verifier ran) and ' +
+      '`library_version`.',
+    '',
+  ].join('\n');
+  return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };
+}
+
+function recipeTable(input: CardInput): string {
+  const values = (key: keyof Provenance) =>
+    [...new Set(input.episodes.map((p) => p[key]).filter((v) => v !== null))].map(String).join(', ') || 'unknown';
+  const rows: Array<[string, string]> = [
+    ['proposer', values('proposer_model')],
+    ['agent', values('agent_model')],
+    ['judge', values('judge_model')],
+    ['judge variant', values('judge_variant')],
+    ['judge prompt sha256', values('judge_prompt_sha256')],
+    ['step budget', input.rowsReport ? `${input.rowsReport.budget} (selected ${input.rowsReport.selected_rows} steps of ${input.rowsReport.selected_trajectories} episodes)` : 'unknown'],
+  ];
+  return table(['', ''], rows);
+}
+
+function countsTable(input: CardInput): string {
+  type Count = { episodes: number; judged: number; successes: number; steps: number };
+  const counts = new Map<string, Count>();
+  const at = (p: Provenance) => {
+    const key = `${p.site}\u0000${p.task_kind ?? 'unknown'}`;
+    let c = counts.get(key);
+    if (!c) counts.set(key, (c = { episodes: 0, judged: 0, successes: 0, steps: 0 }));
+    return c;
+  };
+  for (const p of input.episodes) {
+    const c = at(p);
+    c.episodes++;
+    if (p.verdict !== null) c.judged++;
+    if (p.verdict === true) c.successes++;
+  }
+  for (const s of input.steps) at(s.provenance).steps += s.rows;
+  const keys = [...counts.keys()].sort();
+  const rows = keys.map((k) => {
+    const [site, kind] = k.split('\u0000') as [string, string];
+    const c = counts.get(k)!;
+    return [site, kind, String(c.episodes), String(c.judged), String(c.successes), String(c.steps)];
+  });
+  return table(['site', 'task kind', 'episodes', 'judged', 'judged successes', 'training steps'], rows);
+}
+
+function judgeSection(validate: ValidateReport | null): string {
+  if (!validate) return 'Not measured: `validate` did not run for this dataset.';
+  const line = (name: string, s: JudgeScoreWithIntervals) => [
+    name,
+    String(s.episodes),
+    withInterval(s.precision, s.precision_ci),
+    withInterval(s.recall, s.recall_ci),
+    withInterval(s.agreement, s.agreement_ci),
+  ];
+  const rows = [line('overall', validate.overall)];
+  for (const [site, s] of Object.entries(validate.by_site)) rows.push(line(`site ${site}`, s));
+  for (const [kind, s] of Object.entries(validate.by_kind)) rows.push(line(`kind ${kind}`, s));
+  return (
+    `Judge \`${validate.judge}\` on human tasks with verifiers (95% Wilson intervals):\n\n` +
+    table(['', 'episodes', 'precision', 'recall', 'agreement'], rows)
+  );
+}
+
+function withInterval(value: number, ci: readonly [number, number] | null): string {
+  return ci ? `${value.toFixed(3)} [${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]` : value.toFixed(3);
+}
+
+function table(head: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  return [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}

@@ -1,0 +1,248 @@
+/**
+ * `exportDataset`: a run as a folder that `datasets.load_dataset(DIR)` and the Hugging Face Hub read as is:
+ * configs `steps` and `episodes` as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
+ * Everything is checked before anything is written; the folder is built under a temp name and renamed at the end,
+ * so an export either is whole or is not there.
+ * @module
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { InputError } from '../errors';
+import { nodeStore } from '../fs/node';
+import { readTextIfExists, type FileStore } from '../fs/types';
+import { parseJsonText, parseWith, readJsonFileIfExists, readJsonl } from '../io';
+import { judgeDirOf } from '../judge/run';
+import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../provenance';
+import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../schemas';
+import { datasetCard, type CardConfig } from './card';
+import { EPISODE_FEATURES, STEP_FEATURES } from './features';
+import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
+import { loadParquetWriter, ShardWriter } from './parquet';
+
+/** Options of {@link exportDataset}. */
+export interface ExportOptions {
+  /**
+   * A pipeline work dir (it holds `run/` and `tasks.jsonl`: the run, its judge records, `rows/`, the human run and
+   * `_validate.json` are found there), or a run dir (then give `rows`).
+   */
+  readonly run: string;
+  /** The dataset folder to write; it must not exist unless `overwrite`. */
+  readonly out: string;
+  /** The rows dir of `taskgen rows` (config `steps`). Default `<work dir>/rows`. */
+  readonly rows?: string;
+  /** `_validate.json` for the card's judge figures. Default `<work dir>/human_judge/_validate.json`, if there. */
+  readonly validate?: string;
+  /** A human-task run exported as split `human` of config `episodes`. Default `<work dir>/human`, if there. */
+  readonly humanRun?: string;
+  /** What the files do not record: run id, proposer model, judge variant. */
+  readonly recipe?: Recipe;
+  /** Rows per Parquet shard. Default 2,000 steps and 200 episodes (a few hundred MB with screenshots). */
+  readonly shardRows?: { readonly steps?: number; readonly episodes?: number };
+  /** Rows per row group (what memory holds at once). Default 100, as `datasets` writes image datasets. */
+  readonly rowGroupRows?: number;
+  /** Keeps only the episodes (and their steps) whose provenance passes. Default all. */
+  readonly where?: (provenance: Provenance) => boolean;
+  /** Replaces an existing folder (only once the new one is complete). Default false. */
+  readonly overwrite?: boolean;
+  /** Where the run is read from. Default the local disk (the dataset is always written to the local disk). */
+  readonly store?: FileStore;
+  readonly onEvent?: (event: ExportEvent) => void;
+}
+
+/** What {@link exportDataset} reports while it works. */
+export type ExportEvent =
+  | { readonly type: 'planned'; readonly episodes: number; readonly steps: number; readonly stepEpisodes: number }
+  | { readonly type: 'progress'; readonly config: string; readonly split: string; readonly done: number; readonly total: number };
+
+/** What {@link exportDataset} wrote. */
+export interface ExportResult {
+  /** The dataset folder. */
+  readonly dir: string;
+  /** Every file written, relative to `dir`. */
+  readonly files: readonly string[];
+  /** Rows per config and split. */
+  readonly counts: Readonly<Record<string, Readonly<Record<string, number>>>>;
+}
+
+interface Sources {
+  readonly runId: string;
+  readonly run: string;
+  readonly rows: string;
+  readonly validate: string | null;
+  readonly human: string | null;
+}
+
+/**
+ * Exports a run as a Hugging Face dataset folder (see {@link ExportOptions}). Throws an `InputError` naming the
+ * episode and file when a row's provenance does not hold: a verdict for another episode, a missing screenshot, a
+ * torn `rows.jsonl`, rows copied from an older recording. Needs the optional dependency `hyparquet-writer`.
+ * @example
+ * await exportDataset({ run: 'demo', out: 'demo-hf' }); // then: datasets.load_dataset('demo-hf', 'steps')
+ */
+export async function exportDataset(options: ExportOptions): Promise<ExportResult> {
+  const store = options.store ?? nodeStore();
+  const lib = await loadParquetWriter();
+  const sources = await findSources(store, options);
+  const recipe = await recipeOf(store, sources, options.recipe ?? {});
+  const where = options.where ?? (() => true);
+
+  const all = await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run) }, recipe);
+  const episodes = all.filter((e) => where(e.provenance));
+  const human = sources.human ? (await planEpisodes(store, { run: sources.human, judgeDir: judgeDirOf(sources.human) }, recipe)).filter((e) => where(e.provenance)) : [];
+  const steps = await planSteps(store, sources.rows, new Map(all.map((e) => [e.provenance.task_id, e])), where);
+  const stepCount = steps.reduce((n, s) => n + s.rows, 0);
+  options.onEvent?.({ type: 'planned', episodes: episodes.length + human.length, steps: stepCount, stepEpisodes: steps.length });
+  const [rowsReport, validate] = await Promise.all([
+    readJsonFileIfExists(store, path.posix.join(sources.rows, '_report.json'), RowsReportSchema),
+    sources.validate ? readValidate(store, sources.validate) : null,
+  ]);
+
+  const out = path.resolve(options.out);
+  if (!options.overwrite && (await exists(out))) throw new Error(`${options.out} exists: choose another folder or overwrite it`);
+  const tmp = `${out}.partial-${process.pid}-${Date.now()}`;
+  try {
+    const common = {
+      dir: tmp,
+      rowGroupRows: Math.max(1, options.rowGroupRows ?? 100),
+      createdBy: `${LIBRARY.name} version ${LIBRARY.version} (hyparquet-writer)`,
+    };
+    await fs.mkdir(path.join(tmp, 'data', 'steps'), { recursive: true });
+    await fs.mkdir(path.join(tmp, 'data', 'episodes'), { recursive: true });
+    const stepShards = Math.max(1, options.shardRows?.steps ?? 2000);
+    const episodeShards = Math.max(1, options.shardRows?.episodes ?? 200);
+    const emit = (config: string, split: string, total: number) => (done: number) =>
+      options.onEvent?.({ type: 'progress', config, split, done, total });
+
+    const stepWriter = new ShardWriter(lib, { ...common, config: 'steps', split: 'train', features: STEP_FEATURES, rows: stepCount, shardRows: stepShards });
+    await writeSteps(store, steps, stepWriter, emit('steps', 'train', stepCount));
+    const configs: CardConfig[] = [
+      { name: 'steps', features: STEP_FEATURES, splits: [{ name: 'train', rows: stepCount, files: stepWriter.finish() }] },
+    ];
+    const episodeSplits = [{ name: 'train', planned: episodes }, ...(sources.human ? [{ name: 'human', planned: human }] : [])];
+    const splits = [];
+    for (const { name, planned } of episodeSplits) {
+      const writer = new ShardWriter(lib, { ...common, config: 'episodes', split: name, features: EPISODE_FEATURES, rows: planned.length, shardRows: episodeShards });
+      await writeEpisodes(store, planned, writer, emit('episodes', name, planned.length));
+      splits.push({ name, rows: planned.length, files: writer.finish() });
+    }
+    configs.push({ name: 'episodes', features: EPISODE_FEATURES, splits });
+
+    const card = datasetCard({
+      runId: recipe.runId!,
+      configs,
+      episodes: episodes.map((e) => e.provenance),
+      steps: steps.map((s) => ({ provenance: s.provenance, rows: s.rows })),
+      rowsReport,
+      validate,
+    });
+    await fs.writeFile(path.join(tmp, 'README.md'), card.text);
+    await replace(tmp, out);
+    const files = [...configs.flatMap((c) => c.splits.flatMap((s) => s.files)), 'README.md'];
+    const counts = Object.fromEntries(configs.map((c) => [c.name, Object.fromEntries(c.splits.map((s) => [s.name, s.rows]))]));
+    return { dir: out, files, counts };
+  } catch (error) {
+    await fs.rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function writeSteps(store: FileStore, steps: readonly PlannedSteps[], writer: ShardWriter, progress: (done: number) => void): Promise<void> {
+  let done = 0;
+  for (const planned of steps) {
+    const rows = await readStepRows(store, planned.dir, planned.taskId);
+    if (rows.length !== planned.rows) throw new InputError({ file: path.posix.join(planned.dir, 'rows.jsonl') }, `episode ${planned.taskId}: changed while exporting`);
+    for (const [step, row] of rows.entries()) {
+      const images = [];
+      for (const image of row.images) {
+        images.push({ bytes: await store.readBytes(path.posix.join(planned.dir, image)), path: `${planned.taskId}/${image}` });
+      }
+      const messages = row.messages.map((m) => ({ role: m.role, content: m.content }));
+      writer.add({ messages, images, step, ...planned.provenance });
+      progress(++done);
+    }
+  }
+}
+
+async function writeEpisodes(store: FileStore, episodes: readonly PlannedEpisode[], writer: ShardWriter, progress: (done: number) => void): Promise<void> {
+  let done = 0;
+  for (const planned of episodes) {
+    const { episode, record, provenance } = planned;
+    const taskId = provenance.task_id;
+    const evidence = await readEvidence(store, planned.dir);
+    const image = async (file: string) => ({ bytes: await store.readBytes(file), path: `${taskId}/${path.posix.relative(planned.dir, file)}` });
+    const screenshots = [];
+    for (const file of planned.screenshots) screenshots.push(await image(file));
+    writer.add({
+      instruction: episode.task.instruction,
+      start_path: episode.task.start_path,
+      outcome: episode.outcome,
+      steps: episode.steps,
+      actions: evidence.actions,
+      screenshots,
+      final_screenshot: planned.final ? await image(planned.final) : null,
+      answer: episode.answer,
+      error: episode.error,
+      requests: evidence.requests,
+      data_changes: evidence.changes,
+      judge_reasoning: record?.response ?? null,
+      ...provenance,
+    });
+    progress(++done);
+  }
+}
+
+async function findSources(store: FileStore, options: ExportOptions): Promise<Sources> {
+  const root = path.posix.normalize(options.run).replace(/(.)\/+$/, '$1');
+  const workDir = (await store.exists(path.posix.join(root, 'run'))) && (await store.exists(path.posix.join(root, 'tasks.jsonl')));
+  const ifThere = async (file: string) => ((await store.exists(file)) ? file : null);
+  if (workDir) {
+    return {
+      runId: path.posix.basename(path.resolve(root)),
+      run: path.posix.join(root, 'run'),
+      rows: options.rows ?? path.posix.join(root, 'rows'),
+      validate: options.validate ?? (await ifThere(path.posix.join(root, 'human_judge', '_validate.json'))),
+      human: options.humanRun ?? (await ifThere(path.posix.join(root, 'human'))),
+    };
+  }
+  if (!(await store.exists(root))) throw new InputError({ file: options.run }, 'no such run dir');
+  if (!options.rows) throw new InputError({ file: options.run }, 'a run dir, not a pipeline work dir: give its rows dir (--rows)');
+  return { runId: path.posix.basename(path.resolve(root)), run: root, rows: options.rows, validate: options.validate ?? null, human: options.humanRun ?? null };
+}
+
+// The recipe: what the caller says, else what the rows step recorded beside the rows dir, else the dir's name.
+async function recipeOf(store: FileStore, sources: Sources, given: Recipe): Promise<Recipe> {
+  const file = provenanceFileOf(sources.rows);
+  const lines = await readJsonl(store, file, ProvenanceSchema, { missingOk: true });
+  const only = <T>(values: T[]): T | undefined => (new Set(values).size === 1 ? values[0] : undefined);
+  return {
+    runId: given.runId ?? sources.runId,
+    proposerModel: given.proposerModel !== undefined ? given.proposerModel : only(lines.map((l) => l.proposer_model)),
+    judgeVariant: given.judgeVariant ?? only(lines.map((l) => l.judge_variant)),
+  };
+}
+
+// Python's floats (`1.0` in validate's figures) parse as PyFloat: plain numbers for the schema.
+async function readValidate(store: FileStore, file: string): Promise<ValidateReport | null> {
+  const text = await readTextIfExists(store, file);
+  if (text === null) return null;
+  return parseWith(ValidateReportSchema, JSON.parse(JSON.stringify(parseJsonText(text, { file }))), { file });
+}
+
+// The new folder takes the old one's place only once it is complete.
+async function replace(tmp: string, out: string): Promise<void> {
+  if (!(await exists(out))) {
+    await fs.rename(tmp, out);
+    return;
+  }
+  const old = `${tmp}.old`;
+  await fs.rename(out, old);
+  await fs.rename(tmp, out);
+  await fs.rm(old, { recursive: true, force: true });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * What an export reads from a run, checked before a byte is written: every episode with its provenance (no
+ * stale verdict, no missing screenshot), every selected step (no torn `rows.jsonl`, no missing image, rows copied
+ * from the episode the run holds now). The plan keeps counts and names only; the rows themselves are read again,
+ * one episode at a time, while the shards are written, so memory does not grow with the run.
+ * @module
+ */
+import path from 'node:path';
+import { InputError } from '../errors';
+import { readTextIfExists, type FileStore } from '../fs/types';
+import { parseJsonl, readJsonFileIfExists, readJsonl } from '../io';
+import { isPlainName } from '../names';
+import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../provenance';
+import { pyDumps } from '../py/json';
+import { pyTruthy } from '../py/repr';
+import { GradeInputsSchema, ResultLineSchema, RowSchema, RowsReportSchema, type Episode, type JudgeRecord, type Row } from '../schemas';
+
+/** One episode of the plan. */
+export interface PlannedEpisode {
+  readonly dir: string;
+  readonly episode: Episode;
+  readonly record: JudgeRecord | null;
+  readonly provenance: Provenance;
+  /** Screenshot files before each step, in order. */
+  readonly screenshots: readonly string[];
+  /** `final.png`, when recorded. */
+  readonly final: string | null;
+}
+
+/** The selected rows of one episode. */
+export interface PlannedSteps {
+  readonly taskId: string;
+  /** `<rows>/<task_id>`. */
+  readonly dir: string;
+  readonly rows: number;
+  readonly provenance: Provenance;
+}
+
+/** A run to read episodes from. */
+export interface RunSource {
+  readonly run: string;
+  /** Default `<run>_judge`. */
+  readonly judgeDir: string;
+}
+
+/** Reads a run's episodes, each checked ({@link readEpisodeProvenance}, screenshots on disk). */
+export async function planEpisodes(
+  store: FileStore,
+  source: RunSource,
+  recipe: Recipe,
+): Promise<PlannedEpisode[]> {
+  const results = await readResults(store, source.run);
+  const out: PlannedEpisode[] = [];
+  for (const entry of await store.list(source.run)) {
+    if (!entry.isDirectory || !isPlainName(entry.name)) continue;
+    const dir = path.posix.join(source.run, entry.name);
+    if (!(await store.exists(path.posix.join(dir, 'grade_inputs.json'))) && !(await store.exists(path.posix.join(dir, 'episode.json')))) continue;
+    const { episode, record, provenance } = await readEpisodeProvenance({
+      store,
+      run: source.run,
+      judgeDir: source.judgeDir,
+      taskId: entry.name,
+      recipe,
+      results,
+    });
+    const screenshots: string[] = [];
+    for (let i = 0; i < episode.steps; i++) {
+      const file = path.posix.join(dir, 'screenshots', `step_${i}.png`);
+      if (!(await store.exists(file))) throw new InputError({ file }, `episode ${entry.name}: missing screenshot of step ${i}`);
+      screenshots.push(file);
+    }
+    const final = path.posix.join(dir, 'final.png');
+    out.push({ dir, episode, record, provenance, screenshots, final: (await store.exists(final)) ? final : null });
+  }
+  return out;
+}
+
+/**
+ * The rows dir's selection: its episodes in `<rows>_provenance.jsonl` order (else name order), each checked
+ * against the run: a judged success, copied from the episode the run holds now, every line whole, every image on
+ * disk.
+ */
+export async function planSteps(
+  store: FileStore,
+  rowsDir: string,
+  episodes: ReadonlyMap<string, PlannedEpisode>,
+  where: (p: Provenance) => boolean,
+): Promise<PlannedSteps[]> {
+  const report = path.posix.join(rowsDir, '_report.json');
+  if ((await readJsonFileIfExists(store, report, RowsReportSchema)) === null) {
+    throw new InputError({ file: report }, 'no rows report: run `taskgen rows` first (or pass the rows dir)');
+  }
+  const out: PlannedSteps[] = [];
+  const recorded = await rowsProvenance(store, rowsDir);
+  for (const taskId of await selectedIds(store, rowsDir, recorded)) {
+    const dir = path.posix.join(rowsDir, taskId);
+    const planned = episodes.get(taskId);
+    if (!planned) throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but the run has no such episode`);
+    if (!where(planned.provenance)) continue;
+    if (planned.provenance.verdict !== true) {
+      throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but its judge record is not a SUCCESS`);
+    }
+    await checkCopy(store, planned, dir, recorded.get(taskId));
+    const rows = await readStepRows(store, dir, taskId);
+    for (const [i, row] of rows.entries()) {
+      for (const image of row.images) {
+        const file = path.posix.join(dir, image);
+        if (!isPlainName(image) || !(await store.exists(file))) {
+          throw new InputError({ file, line: i + 1 }, `episode ${taskId}: missing screenshot ${image} of row ${i + 1}`);
+        }
+      }
+    }
+    out.push({ taskId, dir, rows: rows.length, provenance: planned.provenance });
+  }
+  return out;
+}
+
+/** An episode's `rows.jsonl`, every line whole: a torn or bad line stops the export, naming file and line. */
+export async function readStepRows(store: FileStore, dir: string, taskId: string): Promise<Row[]> {
+  const file = path.posix.join(dir, 'rows.jsonl');
+  const text = await readTextIfExists(store, file);
+  if (text === null) throw new InputError({ file }, `episode ${taskId}: no rows.jsonl`);
+  return parseJsonl(text, file, RowSchema, {
+    onIssue: (issue) => {
+      throw new InputError({ file, line: issue.line }, `episode ${taskId}: ${issue.problem}`);
+    },
+  });
+}
+
+/** The episode's grade inputs as the episodes config summarises them. */
+export async function readEvidence(store: FileStore, dir: string): Promise<{ requests: string[]; changes: string[]; actions: string[] }> {
+  const inputs = await readJsonFileIfExists(store, path.posix.join(dir, 'grade_inputs.json'), GradeInputsSchema);
+  const requests = (inputs?.log ?? []).map((r) => `${String(r.method ?? '')} ${String(r.path ?? '')} -> ${String(r.status ?? '')}`);
+  // pyDumps: the values as the seed's files hold them (integral floats, ints past 2^53).
+  const changes = (inputs?.changes ?? []).map((c) => pyDumps(c, { ensureAscii: false }));
+  const actions = (inputs?.actions ?? []).map((a) => pyDumps(a, { ensureAscii: false }));
+  return { requests, changes, actions };
+}
+
+// The rows step's provenance lines by task id, in selection order; empty for a rows dir made without them.
+async function rowsProvenance(store: FileStore, rowsDir: string): Promise<Map<string, Provenance>> {
+  const file = provenanceFileOf(rowsDir);
+  const lines = await readJsonl(store, file, ProvenanceSchema, {
+    missingOk: true,
+    onIssue: (issue) => {
+      throw new InputError({ file, line: issue.line }, issue.problem);
+    },
+  });
+  return new Map(lines.map((l) => [l.task_id, l]));
+}
+
+// The rows were copied from the episode the run holds now: the rows step recorded that episode's id, and the
+// copied episode.json is the run's.
+async function checkCopy(store: FileStore, planned: PlannedEpisode, dir: string, recorded: Provenance | undefined): Promise<void> {
+  const taskId = planned.provenance.task_id;
+  const copy = path.posix.join(dir, 'episode.json');
+  const [copied, original] = await Promise.all([readTextIfExists(store, copy), readTextIfExists(store, path.posix.join(planned.dir, 'rows', 'episode.json'))]);
+  const then = recorded?.episode_id ?? null;
+  if ((then !== null && then !== planned.provenance.episode_id) || (copied !== null && original !== null && copied !== original)) {
+    throw new InputError(
+      { file: copy },
+      `episode ${taskId}: the rows were copied from ${then === null ? 'another recording' : `episode ${then}`}, but the run now holds episode ${planned.provenance.episode_id}; run \`taskgen rows\` again`,
+    );
+  }
+}
+
+async function selectedIds(store: FileStore, rowsDir: string, recorded: ReadonlyMap<string, Provenance>): Promise<string[]> {
+  const file = provenanceFileOf(rowsDir);
+  const lines = [...recorded.values()];
+  const listed = (await store.list(rowsDir)).filter((e) => e.isDirectory && isPlainName(e.name)).map((e) => e.name);
+  if (lines.length === 0) return listed;
+  const order = lines.map((l) => l.task_id);
+  const missing = listed.filter((id) => !order.includes(id));
+  if (missing.length) throw new InputError({ file }, `episode ${missing[0]}: in the rows dir but not in its provenance file`);
+  const gone = order.filter((id) => !listed.includes(id));
+  if (gone.length) throw new InputError({ file }, `episode ${gone[0]}: selected, but ${path.posix.join(rowsDir, gone[0]!)} is missing`);
+  return order;
+}
+
+// task_id -> ok: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins. A bad line stops.
+async function readResults(store: FileStore, run: string): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
+    const file = path.posix.join(run, name);
+    const text = await readTextIfExists(store, file);
+    if (text === null) continue;
+    const lines = parseJsonl(text, file, ResultLineSchema, {
+      onIssue: (issue) => {
+        throw new InputError({ file, line: issue.line }, issue.problem);
+      },
+    });
+    for (const line of lines) out.set(line.task_id, pyTruthy(line.ok));
+    return out;
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * Provenance of every episode and training row: which run, task and episode, which models proposed, acted and
+ * judged, with which judge variant and prompt template, what the judge and the verifier said, and which version of
+ * this library. The rows step keeps it beside the seed's rows dir (`<out>_provenance.jsonl`, one line per selected
+ * episode) so the seed's `rows.jsonl`, `_report.json` and judge records stay byte-identical; `export` carries it
+ * into every row of the dataset.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { version } from '../package.json';
+import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from './episode-id';
+import { InputError } from './errors';
+import type { FileStore } from './fs/types';
+import { readJsonFileIfExists } from './io';
+import { SYSTEM_JUDGE, fillJudgePrompt } from './judge/prompt';
+import { assertPlainName } from './names';
+import { EpisodeSchema, JudgeRecordSchema, type Episode, type JudgeRecord } from './schemas';
+
+/** This library's name and version, as provenance records them. */
+export const LIBRARY = Object.freeze({ name: 'miniweb-taskgen', version });
+
+/** The judge variant when none is named: the seed's prompt and evidence (branch `lab` adds others). */
+export const DEFAULT_JUDGE_VARIANT = 'seed';
+
+/**
+ * sha256 of the seed judge's exact prompt template: the system prompt, a blank line, and `PROMPT_JUDGE` with its
+ * `{placeholders}` left in. It changes whenever a byte of either changes, so two datasets judged with the same
+ * hash were judged with the same words.
+ */
+export const JUDGE_PROMPT_SHA256: string = createHash('sha256')
+  .update(`${SYSTEM_JUDGE}\n\n`)
+  .update(
+    fillJudgePrompt({
+      task: '{task}',
+      n_act: '{n_act}' as unknown as number,
+      actions: '{actions}',
+      answer: '{answer}',
+      log: '{log}',
+      changes: '{changes}',
+      seen: '{seen}',
+    }),
+  )
+  .digest('hex');
+
+/** Where one episode and its rows came from. One line of `<rows>_provenance.jsonl`; columns of the export. */
+export const ProvenanceSchema = z.object({
+  /** The run's name (the work dir's name for a pipeline run). */
+  run_id: z.string(),
+  task_id: z.string(),
+  /** The episode's identity (DESIGN.md §9); a verdict belongs to this episode only. */
+  episode_id: z.string().nullable(),
+  site: z.string(),
+  task_kind: z.string().nullable(),
+  proposer_model: z.string().nullable(),
+  agent_model: z.string().nullable(),
+  judge_model: z.string().nullable(),
+  judge_variant: z.string(),
+  judge_prompt_sha256: z.string(),
+  /** The judge's verdict (SUCCESS); null when the episode was not judged. */
+  verdict: z.boolean().nullable(),
+  /** The task verifier's result (`results.jsonl`); null when unknown. */
+  verifier_ok: z.boolean().nullable(),
+  library_version: z.string(),
+});
+/** Provenance of an episode. */
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+/** The column names of {@link ProvenanceSchema}, in order. */
+export const PROVENANCE_FIELDS = Object.keys(ProvenanceSchema.shape) as ReadonlyArray<keyof Provenance>;
+
+/** What the run does not record itself: the proposer and the judge variant. */
+export interface Recipe {
+  /** Default `<run>`'s base name. */
+  readonly runId?: string;
+  /** The proposer's model; default the tasks' own `proposer_model` or `model` field, else null. */
+  readonly proposerModel?: string | null;
+  /** Default {@link DEFAULT_JUDGE_VARIANT}. */
+  readonly judgeVariant?: string;
+}
+
+/** An episode read with its provenance checked. */
+export interface ProvenancedEpisode {
+  readonly episode: Episode;
+  readonly record: JudgeRecord | null;
+  readonly provenance: Provenance;
+}
+
+/** Options of {@link readEpisodeProvenance}. */
+export interface EpisodeProvenanceInput {
+  readonly store: FileStore;
+  /** The run dir. */
+  readonly run: string;
+  /** The judge records' dir (`<run>_judge`). */
+  readonly judgeDir: string;
+  readonly taskId: string;
+  readonly recipe?: Recipe;
+  /** Verifier results by task id, where known. */
+  readonly results?: ReadonlyMap<string, boolean>;
+}
+
+/**
+ * Reads an episode, its judge record and their identities, and returns its provenance. Throws an
+ * {@link InputError} naming the file when the episode is missing or the record was made from another episode
+ * (a stale verdict), so no verdict is ever paired with an episode it did not judge.
+ */
+export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Promise<ProvenancedEpisode> {
+  const { store, run, judgeDir, taskId } = input;
+  assertPlainName(taskId, 'task id');
+  const dir = path.posix.join(run, taskId);
+  const episodeFile = path.posix.join(dir, 'episode.json');
+  const recordFile = path.posix.join(judgeDir, `${taskId}.json`);
+  const [episode, record, episodeId] = await Promise.all([
+    readJsonFileIfExists(store, episodeFile, EpisodeSchema),
+    readJsonFileIfExists(store, recordFile, JudgeRecordSchema),
+    episodeIdOf(store, dir),
+  ]);
+  if (episode === null) throw new InputError({ file: episodeFile }, `episode ${taskId}: no episode.json (not recorded or unfinished)`);
+  if ((await judgeRecordState(store, judgeDir, taskId, episodeId)) === 'stale') {
+    const judged = (await judgedEpisodeIdOf(store, judgeDir, taskId)) ?? 'another episode (its binding is for another record)';
+    throw new InputError(
+      { file: recordFile },
+      `episode ${taskId}: stale verdict: the record judged episode ${judged}, but ${dir} now holds episode ${episodeId}; judge the run again`,
+    );
+  }
+  if (record && record.task_id !== taskId) {
+    throw new InputError({ file: recordFile, field: 'task_id' }, `episode ${taskId}: the record is for ${record.task_id}`);
+  }
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, recipe: input.recipe, results: input.results });
+  return { episode, record, provenance };
+}
+
+/** What {@link assembleProvenance} puts together. */
+export interface ProvenanceParts {
+  readonly run: string;
+  readonly taskId: string;
+  readonly site: string;
+  /** The episode, when recorded. */
+  readonly episode: Episode | null;
+  readonly record: JudgeRecord | null;
+  readonly episodeId: string | null;
+  readonly recipe?: Recipe;
+  readonly results?: ReadonlyMap<string, boolean>;
+}
+
+/** Provenance from parts already read (what is unknown is null); {@link readEpisodeProvenance} reads and checks them. */
+export function assembleProvenance(parts: ProvenanceParts): Provenance {
+  const { episode, record, taskId } = parts;
+  const task = (episode?.task ?? {}) as Record<string, unknown>;
+  const recipe = parts.recipe ?? {};
+  const proposer = recipe.proposerModel !== undefined ? recipe.proposerModel : (stringOr(task.proposer_model) ?? stringOr(task.model));
+  return {
+    run_id: recipe.runId ?? path.posix.basename(path.posix.normalize(parts.run).replace(/(.)\/+$/, '$1')),
+    task_id: taskId,
+    episode_id: parts.episodeId,
+    site: parts.site,
+    task_kind: episode?.task.task_kind ?? null,
+    proposer_model: proposer ?? null,
+    agent_model: episode?.model ?? null,
+    judge_model: record?.model ?? null,
+    judge_variant: recipe.judgeVariant ?? DEFAULT_JUDGE_VARIANT,
+    judge_prompt_sha256: JUDGE_PROMPT_SHA256,
+    verdict: record ? record.predicted_label === 1 : null,
+    verifier_ok: parts.results?.get(taskId) ?? null,
+    library_version: LIBRARY.version,
+  };
+}
+
+/** `<rows>_provenance.jsonl`: beside the rows dir, so the seed's rows dir stays as the seed writes it. */
+export function provenanceFileOf(rowsDir: string): string {
+  const dir = path.posix.normalize(rowsDir).replace(/\/+$/, '');
+  return `${dir}_provenance.jsonl`;
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value ? value : undefined;
+}

@@ -1,0 +1,181 @@
+/**
+ * `taskgen export` on the sandbox demo's run (the CLI end to end, stand-in models): the Parquet shards read back
+ * by hyparquet (independent of the library's reader) give the rows of `rows.jsonl` and the image files byte for
+ * byte and one row per episode with the judge's verdicts; the features in the Parquet metadata and the card's
+ * YAML are what `datasets` writes (a checked-in expected schema); a stale verdict, a missing screenshot or a torn
+ * `rows.jsonl` stops the export with an error naming episode and file, and leaves no folder behind.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadEpisodes, loadSteps, type StepRow } from '../src/index';
+import { runCli } from './helpers/cli';
+import { tempDir } from './helpers/runs';
+
+const expected = JSON.parse(await fs.readFile(path.join(__dirname, 'fixtures', 'hf-features.json'), 'utf8')) as Record<
+  'steps' | 'episodes',
+  { metadata: unknown; yaml: unknown }
+>;
+
+type Row = Record<string, unknown>;
+
+async function readConfig(dir: string, config: string, split = 'train'): Promise<{ files: string[]; rows: Row[] }> {
+  const folder = path.join(dir, 'data', config);
+  const files = (await fs.readdir(folder)).filter((f) => f.startsWith(`${split}-`)).sort();
+  const rows: Row[] = [];
+  for (const f of files) rows.push(...((await parquetReadObjects({ file: await asyncBufferFromFile(path.join(folder, f)), utf8: false })) as Row[]));
+  return { files, rows };
+}
+
+async function jsonl(file: string): Promise<Row[]> {
+  return (await fs.readFile(file, 'utf8')).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Row);
+}
+
+describe('taskgen export', () => {
+  let root: string;
+  let demo: string;
+  let hf: string;
+
+  beforeAll(async () => {
+    root = await tempDir('export-');
+    demo = path.join(root, 'demo');
+    const made = await runCli(['pipeline', '--sandbox', '--out', demo, '--sandbox-sites', '2', '--per-site', '3', '--human-per-site', '2']);
+    expect(made.code, made.stderr).toBe(0);
+    hf = path.join(root, 'hf');
+    const exported = await runCli(['export', demo, '--out', hf, '--shard-steps', '5', '--row-group', '2']);
+    expect(exported.code, exported.stderr).toBe(0);
+  });
+
+  it('steps: the rows of rows.jsonl, the image bytes of the files, in shards named as the Hub names them', async () => {
+    const { files, rows } = await readConfig(hf, 'steps');
+    const provenance = await jsonl(path.join(demo, 'rows_provenance.jsonl')); // written by the rows step
+    const selected = provenance.map((p) => p.task_id as string);
+    expect(selected.length).toBeGreaterThan(0);
+    const want: Row[] = [];
+    for (const id of selected) {
+      for (const [step, row] of (await jsonl(path.join(demo, 'rows', id, 'rows.jsonl'))).entries()) {
+        const images = await Promise.all(
+          (row.images as string[]).map(async (img) => ({ bytes: new Uint8Array(await fs.readFile(path.join(demo, 'rows', id, img))), path: `${id}/${img}` })),
+        );
+        want.push({ task_id: id, step: BigInt(step), messages: row.messages, images });
+      }
+    }
+    expect(rows.length).toBe(want.length);
+    const n = Math.ceil(want.length / 5);
+    expect(files).toEqual(Array.from({ length: n }, (_, i) => `train-${String(i).padStart(5, '0')}-of-${String(n).padStart(5, '0')}.parquet`));
+    expect(rows.map((r) => ({ task_id: r.task_id, step: r.step, messages: r.messages, images: r.images }))).toEqual(want);
+    for (const r of rows) {
+      expect(r).toMatchObject(provenance.find((p) => p.task_id === r.task_id)!);
+      expect(r).toMatchObject({ run_id: 'demo', proposer_model: 'stand-in-proposer', verdict: true, agent_model: 'stand-in-oracle', judge_model: 'stand-in-judge', judge_variant: 'seed' });
+      expect(r.judge_prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.episode_id).toMatch(/^[0-9a-f]+$/);
+    }
+    const loaded: StepRow[] = [];
+    for await (const s of loadSteps(hf)) loaded.push(s);
+    expect(loaded.map((s) => [s.task_id, s.step, s.images.map((i) => i.bytes.length)])).toEqual(
+      want.map((w) => [w.task_id, Number(w.step), (w.images as Array<{ bytes: Uint8Array }>).map((i) => i.bytes.length)]),
+    );
+  });
+
+  it("episodes: one row per episode, successes and failures, with the judge's verdicts and the verifiers' results", async () => {
+    for (const [split, run] of [['train', 'run'], ['human', 'human']] as const) {
+      const { rows } = await readConfig(hf, 'episodes', split);
+      const dirs = (await fs.readdir(path.join(demo, run), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+      expect(rows.map((r) => r.task_id).sort()).toEqual(dirs);
+      const results = new Map(run === 'human' ? (await jsonl(path.join(demo, run, 'results.jsonl'))).map((l) => [l.task_id, l.ok]) : []);
+      for (const r of rows) {
+        const record = JSON.parse(await fs.readFile(path.join(demo, `${run}_judge`, `${r.task_id as string}.json`), 'utf8')) as Row;
+        const episode = JSON.parse(await fs.readFile(path.join(demo, run, r.task_id as string, 'episode.json'), 'utf8')) as Row;
+        expect(r.verdict).toBe(record.predicted_label === 1);
+        expect(r.judge_reasoning).toBe(record.response);
+        expect(r.verifier_ok).toBe(results.get(r.task_id) ?? null);
+        expect(r.steps).toBe(BigInt(episode.steps as number));
+        const shots = r.screenshots as Array<{ bytes: Uint8Array }>;
+        expect(shots.length).toBe(episode.steps);
+        expect(shots[0]!.bytes).toEqual(new Uint8Array(await fs.readFile(path.join(demo, run, r.task_id as string, 'screenshots', 'step_0.png'))));
+      }
+      expect(new Set(rows.map((r) => r.verdict))).toEqual(new Set([true, false]));
+    }
+    let n = 0;
+    for await (const e of loadEpisodes(hf, { split: 'human' })) n += e.verifier_ok === null ? 0 : 1;
+    expect(n).toBe(4);
+  });
+
+  it('writes the features as datasets does: Parquet metadata, Parquet types, the card YAML', async () => {
+    for (const config of ['steps', 'episodes'] as const) {
+      const folder = path.join(hf, 'data', config);
+      const file = path.join(folder, (await fs.readdir(folder)).sort()[0]!);
+      const metadata = await parquetMetadataAsync(await asyncBufferFromFile(file));
+      const kv = metadata.key_value_metadata?.find((k) => k.key === 'huggingface');
+      expect(JSON.parse(kv!.value!)).toEqual(expected[config].metadata);
+      const images = metadata.schema.findIndex((s) => s.name === (config === 'steps' ? 'images' : 'screenshots'));
+      expect(metadata.schema.slice(images, images + 5).map((s) => [s.name, s.repetition_type, s.type ?? null, s.converted_type ?? null])).toEqual([
+        [config === 'steps' ? 'images' : 'screenshots', 'OPTIONAL', null, 'LIST'],
+        ['list', 'REPEATED', null, null],
+        ['element', 'OPTIONAL', null, null],
+        ['bytes', 'OPTIONAL', 'BYTE_ARRAY', null],
+        ['path', 'OPTIONAL', 'BYTE_ARRAY', 'UTF8'],
+      ]);
+    }
+    const card = await fs.readFile(path.join(hf, 'README.md'), 'utf8');
+    const front = parse(card.split('---\n')[1]!) as { configs: unknown; dataset_info: Array<{ config_name: string; features: unknown; splits: unknown }> };
+    expect(front.configs).toEqual([
+      { config_name: 'steps', default: true, data_files: [{ split: 'train', path: 'data/steps/train-*' }] },
+      {
+        config_name: 'episodes',
+        data_files: [
+          { split: 'train', path: 'data/episodes/train-*' },
+          { split: 'human', path: 'data/episodes/human-*' },
+        ],
+      },
+    ]);
+    for (const info of front.dataset_info) expect(info.features).toEqual(expected[info.config_name as 'steps' | 'episodes'].yaml);
+    expect(card).toMatch(/\| overall \| 4 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|/); // validate's precision with its interval
+    expect(card).toContain('| proposer | stand-in-proposer |');
+  });
+
+  describe('refuses a run whose provenance does not hold', () => {
+    const broken = async (name: string, mutate: (copy: string, id: string) => Promise<void>) => {
+      const copy = path.join(root, name);
+      await fs.cp(demo, copy, { recursive: true });
+      const id = (await jsonl(path.join(copy, 'rows_provenance.jsonl')))[0]!.task_id as string;
+      await mutate(copy, id);
+      const out = path.join(root, `${name}-hf`);
+      const result = await runCli(['export', copy, '--out', out]);
+      expect(result.code).not.toBe(0);
+      await expect(fs.access(out)).rejects.toThrow();
+      expect((await fs.readdir(root)).filter((f) => f.includes('.partial-'))).toEqual([]);
+      return { stderr: result.stderr, id, copy };
+    };
+
+    it('a verdict given for another episode', async () => {
+      const { stderr, id, copy } = await broken('stale', async (copy, id) => {
+        // The judge bound its record to the episode it judged; the episode has since been recorded again.
+        const file = path.join(copy, 'run', id, 'episode.json');
+        const episode = JSON.parse(await fs.readFile(file, 'utf8')) as { timings: { ms: number } };
+        episode.timings.ms += 1;
+        await fs.writeFile(file, `${JSON.stringify(episode, null, 1)}\n`);
+      });
+      expect(stderr).toContain(`episode ${id}: stale verdict`);
+      expect(stderr).toContain(path.join(copy, 'run_judge', `${id}.json`));
+    });
+
+    it('a missing screenshot', async () => {
+      const { stderr, id, copy } = await broken('noshot', (copy, id) => fs.rm(path.join(copy, 'rows', id, 'step_0.png')));
+      expect(stderr).toContain(`episode ${id}: missing screenshot step_0.png`);
+      expect(stderr).toContain(path.join(copy, 'rows', id, 'step_0.png'));
+    });
+
+    it('a torn rows.jsonl', async () => {
+      const { stderr, id, copy } = await broken('torn', async (copy, id) => {
+        const file = path.join(copy, 'rows', id, 'rows.jsonl');
+        const text = await fs.readFile(file, 'utf8');
+        await fs.writeFile(file, text.slice(0, text.length - 40));
+      });
+      const lines = (await fs.readFile(path.join(copy, 'rows', id, 'rows.jsonl'), 'utf8')).split('\n').length;
+      expect(stderr).toContain(`${path.join(copy, 'rows', id, 'rows.jsonl')}:${lines}: episode ${id}: torn last line`);
+    });
+  });
+});
