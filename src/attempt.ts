@@ -25,3 +25,4 @@ export type {
   StepRecord,
 } from './agent/types';
 export { verifyEpisode, type CheckResult, type EpisodeEvidence, type StateReader, type VerifyResult } from './verify';
+export { OutsideSiteError } from './agent/site-boundary';

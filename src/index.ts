@@ -318,6 +318,7 @@ export { InputError, type InputLocation } from './errors';
 export { ShardError, SlurmSubmitError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
+export { OutsideSiteError } from './attempt';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';
 export { UnsafeNameError, isPlainName, assertPlainName } from './names';

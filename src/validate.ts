@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { nodeStore } from './fs/node';
+import { episodeIdOf, judgeRecordState } from './episode-id';
 import { InputError } from './errors';
 import { readTextIfExists, type FileStore } from './fs/types';
 import { parseJsonText, parseWith, readJsonFileIfExists } from './io';
@@ -152,6 +153,9 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   const pairs = (
     await Promise.all(
       [...results].map(async ([taskId, verifier]) => {
+        // A record left from an earlier recording of the episode (judged again without a verdict) is not its verdict.
+        const episodeId = await episodeIdOf(store, path.posix.join(run, taskId));
+        if ((await judgeRecordState(store, judged.judgeDir, taskId, episodeId)) === 'stale') return null;
         const record = await readJsonFileIfExists(store, path.posix.join(judged.judgeDir, `${taskId}.json`), JudgeRecordSchema);
         // `== 1` in the seed; the schema admits only the ints 0 and 1.
         return record === null ? null : { taskId, verifier, judge: record.predicted_label === 1 };

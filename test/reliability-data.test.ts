@@ -80,6 +80,17 @@ describe('episode identity', () => {
     expect(idle.calls).toHaveLength(0);
   });
 
+  it('validate does not score a verdict left from an earlier recording of the episode', async () => {
+    const run = await oneEpisodeRun();
+    await fs.writeFile(path.join(run, 'results.jsonl'), `{"task_id": "${ID}", "ok": true}\n`);
+    expect((await validate(run, { llm: verdict('SUCCESS') })).pairs).toEqual([{ taskId: ID, verifier: true, judge: true }]);
+    await fs.writeFile(path.join(run, ID, 'episode.json'), episodeJson('2026-02-02T00:00:00Z'));
+    const unsure = fakeLLM({ replies: () => '{"parts": []}' });
+    const again = await validate(run, { llm: unsure });
+    expect(unsure.calls).toHaveLength(3); // judged again, no verdict in 3 tries
+    expect(again.pairs).toEqual([]);
+  });
+
   it('reads a binding written for another record (a crash between the two writes) as stale, never current', async () => {
     const run = await oneEpisodeRun();
     await judgeRun(run, { llm: verdict('SUCCESS') });

@@ -17,6 +17,7 @@ import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from '.
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
 import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
+import { defaultSitePrefix, siteBoundary, startUrlOf } from './site-boundary';
 import type { EvidenceProvider, Policy } from './types';
 
 /** Options of {@link attempt}. */
@@ -27,6 +28,11 @@ export interface AttemptOptions {
   readonly source: Pick<SiteSource, 'baseUrl'>;
   /** The run directory. */
   readonly out: string;
+  /**
+   * A site's path prefix on the server: each episode's start page and navigations stay under it (DESIGN.md §5).
+   * Default {@link defaultSitePrefix} (`/sites/<site>/`, MiniWeb's and the sandbox's layout).
+   */
+  readonly sitePrefix?: (site: string) => string;
   /** The server's record of each episode. Default {@link browserEvidence} (requests only, no data changes). */
   readonly evidence?: EvidenceProvider;
   /** Episodes in parallel. Default 4. */
@@ -140,7 +146,10 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const baseUrl = options.source.baseUrl;
   if (!baseUrl) throw new Error('attempt: the site source has no baseUrl (the server the browser visits)');
   const { out } = options;
+  const prefixOf = options.sitePrefix ?? defaultSitePrefix;
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
+  // Every task's start page is checked before anything is written or launched.
+  for (const task of unique) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
   await store.mkdir(out);
   const mine = shardTasks(unique, options.shard);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
@@ -211,6 +220,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
             host,
             evidence,
             baseUrl,
+            sitePrefix: prefixOf(task.site),
             store,
             dir: claim.staging,
             maxSteps: options.maxSteps ?? 15,

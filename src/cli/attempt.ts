@@ -16,7 +16,7 @@ import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
 import { describeShard, type Shard } from '../shard';
-import { integer, numberBetween, timeoutOption } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
 
@@ -36,6 +36,7 @@ export interface AttemptFlags extends ShardFlags {
   evidence: 'auto' | 'browser' | 'sandbox';
   oracleFailureRate: number;
   episodeTimeout: number;
+  sitePrefix: string;
   progress: boolean;
   timeout: number;
 }
@@ -66,6 +67,7 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
+    .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--no-progress', 'no progress bar');
   shardOptions(command).action(async (flags: AttemptFlags) => {
     await runAttempt(flags);
@@ -118,6 +120,7 @@ async function runWithProgress(
       policy: run.policy,
       evidence: run.evidence,
       source: { baseUrl: run.baseUrl },
+      sitePrefix: sitePrefixOf(flags.sitePrefix),
       out: flags.out,
       concurrency: flags.concurrency,
       maxSteps: flags.maxSteps,

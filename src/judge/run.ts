@@ -155,8 +155,9 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
 /**
  * Judges every episode of a run, as the seed's `cmd_judge`: the episodes are the run's subdirs named by a known
  * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json` (with a `variant` other
- * than the seed's, into `<run>_judge/lab/<name>/`). One episode's error is
- * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet.
+ * than the seed's, into `<run>_judge/lab/<name>/`). One episode's error is reported through `onEvent` and the rest
+ * go on; a rerun judges only what has no record yet, or a stale one (made from an earlier recording of the episode:
+ * `src/episode-id.ts`). A run dir that does not exist is an error.
  * @example
  * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
  */

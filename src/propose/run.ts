@@ -14,12 +14,14 @@ import type { Task } from '../schemas';
 import { PageFetchError, SiteUnreachableError } from '../source/errors';
 import type { SiteSource } from '../source/types';
 import { readTasksFile } from './file';
-import { proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
+import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
 
 /** Options of {@link proposeSites}. */
-export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent'>, SiteContextOptions {
+export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
   /** The sites, in the order their tasks are written (duplicates are proposed once). */
   readonly sites: readonly string[];
+  /** A site's path prefix on its server; every sitemap page must be under it. Default `/sites/<site>/`. */
+  readonly sitePrefix?: (site: string) => string;
   /** Where sitemaps and pages come from. */
   readonly source: SiteSource;
   /** The tasks JSONL (the seed's default: `data/webmix/taskgen/tasks.jsonl`). */
@@ -102,13 +104,15 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
       },
     }))),
   );
+  // Every site's pages are checked before any model call.
+  for (const ctx of contexts) assertSitePages(ctx, options.sitePrefix?.(ctx.site));
   report({ type: 'start', sites: pending, done: file.sites, perSite });
 
   const queue = new PQueue({ concurrency: workers });
   const jobs = contexts.map((ctx) =>
     queue.add(() => {
       report({ type: 'site-started', site: ctx.site });
-      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report });
+      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report, sitePrefix: options.sitePrefix?.(ctx.site) });
     }),
   );
   for (const job of jobs) job.catch(() => undefined); // awaited in order below; a later failure waits its turn

@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { SiteContext } from '../context';
-import { describeError } from '../errors';
+import { defaultSitePrefix, outsideSite, siteBoundary } from '../agent/site-boundary';
+import { InputError, describeError } from '../errors';
 import { stopsStage, type CallFailure } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { parsePyJson, pyErrorName } from '../py/json';
@@ -45,6 +46,31 @@ export interface ProposeSiteOptions {
   readonly seed?: number;
   /** Receives `batch-done`, `batch-failed` and `task-skipped` events. */
   readonly onEvent?: (event: ProposeEvent) => void;
+  /** The site's path prefix on its server; every sitemap page must be under it. Default `/sites/<site>/`. */
+  readonly sitePrefix?: string;
+}
+
+/**
+ * Refuses a site whose sitemap has a page outside the site (a local file, another site, another server, the
+ * evidence API): its home page would be every proposed task's start page. Throws an {@link InputError} naming
+ * the sitemap's field.
+ */
+export function assertSitePages(ctx: Pick<SiteContext, 'site' | 'home' | 'paths'>, prefix = defaultSitePrefix(ctx.site)): void {
+  const somewhere = 'http://site.invalid'; // the server is not known here: only the path is checked
+  const boundary = siteBoundary(somewhere, prefix);
+  const check = (path: string, field: string) => {
+    let reason: string | null;
+    try {
+      reason = outsideSite(new URL(path, somewhere), boundary);
+    } catch {
+      reason = 'not a URL';
+    }
+    if (reason !== null) {
+      throw new InputError({ file: `sitemap of ${ctx.site}`, field }, `${JSON.stringify(path)} is outside the site ${prefix} (${reason.replace(somewhere, 'the server')}): refused`);
+    }
+  };
+  ctx.paths.forEach((path, i) => check(path, `pages.${i}.path`));
+  if (ctx.paths.length === 0) check(ctx.home, 'home');
 }
 
 const MAIN_SECTIONS = "Most of these tasks should involve the site's main sections.";
@@ -61,6 +87,7 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
   if (!(Number.isInteger(batch) && batch >= 1)) throw new RangeError(`proposeSite: batch must be an integer >= 1, got ${batch}`);
   if (!Number.isInteger(perSite)) throw new RangeError(`proposeSite: perSite must be an integer, got ${perSite}`);
   const { site, home } = ctx;
+  assertSitePages(ctx, options.sitePrefix);
   const rng = new PyRandom(`${pyStr(seed)}:${site}`);
   const out: Task[] = [];
   const seen = new Set<string>();
