@@ -5,6 +5,7 @@
  * @module
  */
 import type { Command } from 'commander';
+import { formatFailure } from '../failures';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { formatLab } from '../lab/format';
 import { judgeLab } from '../lab/lab';
@@ -13,7 +14,7 @@ import { createLimiter } from '../llm/limiter';
 import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import { fileUrl } from './format';
-import { integer } from './flags';
+import { integer, timeoutOption } from './flags';
 import { resolveModel } from './models';
 
 interface LabFlags {
@@ -24,14 +25,14 @@ interface LabFlags {
   endpoint?: string;
   apiKeyEnv?: string;
   tasks?: string;
+  timeout: number;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
 /** Registers `taskgen judge-lab`. */
 export function register(program: Command): void {
-  program
-    .command('judge-lab')
+  timeoutOption(program.command('judge-lab'))
     .description(
       'judge every episode of a run with verifier results with several judge variants (records in <run>_judge/lab/<variant>/, ' +
         'resumable; <run>_judge is not touched) and compare them: agreement, precision, recall with 95% Wilson intervals, ' +
@@ -55,7 +56,7 @@ export function register(program: Command): void {
         const key = JSON.stringify([variant.model ?? flags.model, variant.endpoint ?? flags.endpoint]);
         let llm = models.get(key);
         if (!llm) {
-          const model = resolveModel({ model: variant.model ?? flags.model, endpoint: variant.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter });
+          const model = resolveModel({ model: variant.model ?? flags.model, endpoint: variant.endpoint ?? flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter, timeoutMs: flags.timeout * 1000 });
           process.stderr.write(`judge: ${model.description}\n`);
           llm = withUsage(model, meter, { step: 'judge-lab' });
           models.set(key, llm);
@@ -63,8 +64,7 @@ export function register(program: Command): void {
         return llm;
       };
       variants.forEach(llmFor); // a missing key fails before any judging
-      let unjudged = 0;
-      const { report, json, html } = await judgeLab(run, {
+          const { report, json, html, judged } = await judgeLab(run, {
         variants,
         baseline: flags.baseline,
         llmFor,
@@ -76,14 +76,18 @@ export function register(program: Command): void {
             const e = event.event;
             if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
             else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
-            else if (e.type === 'done') unjudged += e.summary.errors + e.summary.no_verdict;
           }
         },
       });
       process.stdout.write(`${formatLab(report)}\nlab.json: ${json}\nlab.html: ${fileUrl(html)}\n`);
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
-      if (unjudged > 0) {
-        process.stderr.write(`${unjudged} variant judgments missing (errors or no verdict); rerun to retry them (judged ones are kept)\n`);
+      const missing = report.variants.filter((v) => v.missing > 0);
+      for (const v of missing) {
+        const cause = judged.get(v.name)?.failures[0];
+        process.stderr.write(`${v.name}: ${v.missing} episodes not judged${cause ? ` (first cause: ${formatFailure(cause)})` : ''}\n`);
+      }
+      if (missing.length) {
+        process.stderr.write('rerun to judge them (judged ones are kept)\n');
         process.exitCode = 1;
       }
     });

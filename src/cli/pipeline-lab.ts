@@ -15,7 +15,6 @@ import { fileUrl } from './format';
 export async function runPipelineLab(out: string, judge: LanguageModel, options: { readonly standIn: boolean; readonly workers: number }): Promise<boolean> {
   const run = pipelineLayout(out).human;
   process.stdout.write(`judge lab on ${run} with the variants ${PRESET_NAMES.join(', ')}\n`);
-  let unjudged = 0;
   const { report, json, html } = await judgeLab(run, {
     llm: judge,
     workers: options.workers,
@@ -24,7 +23,6 @@ export async function runPipelineLab(out: string, judge: LanguageModel, options:
       const e = event.event;
       if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
       else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
-      else if (e.type === 'done') unjudged += e.summary.errors + e.summary.no_verdict;
     },
   });
   const lines = [formatLab(report), `lab.json: ${json}`, `lab.html: ${fileUrl(html)}`];
@@ -36,5 +34,5 @@ export async function runPipelineLab(out: string, judge: LanguageModel, options:
     );
   }
   process.stdout.write(`${lines.join('\n')}\n`);
-  return unjudged === 0;
+  return report.variants.every((v) => v.missing === 0);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import path from 'node:path';
+import { syncRunFiles } from '../agent/run-dir';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
@@ -80,6 +81,7 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
   const baseline = options.baseline ?? (names.includes('seed') ? 'seed' : names[0]);
   if (baseline === undefined || !names.includes(baseline)) throw new Error(`the baseline ${String(baseline)} is not among the variants (${names.join(', ')})`);
   const warn = (message: string) => options.onEvent?.({ type: 'judge', variant: baseline, event: { type: 'warning', message } });
+  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it (as validate)
   const results = await readVerifierResults(store, run, { onEvent: (e) => e.type === 'warning' && warn(e.message) });
   if (results.size === 0) throw new InputError({ file: run }, 'the judge lab needs verifier results (results_regraded.jsonl or results.jsonl)');
   const tasks = await loadInstructions(run, { tasks: options.tasks, humanTasks: options.humanTasks, store });
