@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import { siteContext, type SiteContext, type SiteContextOptions } from './context';
 import { describeError } from './errors';
-import { StageGuard, stopsStage, type CallFailure } from './failures';
+import { StageGuard, StageStoppedError, stopsStage, type CallFailure } from './failures';
 import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
 import type { LanguageModel } from './llm/types';
@@ -80,6 +80,8 @@ export type ProposeEvent =
   | { readonly type: 'site-done'; readonly site: string; readonly tasks: number; readonly info: number }
   /** A model call failed (its batch fails; a fatal error stops proposing, see {@link StageGuard}). */
   | { readonly type: 'call-failed'; readonly failure: CallFailure }
+  /** Proposing stopped before the end: its model calls cannot succeed (the error is thrown next). */
+  | { readonly type: 'stopped'; readonly error: StageStoppedError }
   /** Proposing starts: `sites` to propose, `done` already in the file. */
   | { readonly type: 'start'; readonly sites: readonly string[]; readonly done: readonly string[]; readonly perSite: number }
   | TasksFileEvent;
@@ -294,6 +296,7 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
     } catch (error) {
       queue.clear();
       await queue.onIdle();
+      if (error instanceof StageStoppedError) report({ type: 'stopped', error });
       throw error;
     }
     const site = contexts[i]!.site;

@@ -3,6 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  StageStoppedError, gemini, judgeRun, memorySource, memoryStore, proposeSites, type JudgeEvent, type ProposeEvent,
+} from '../src/index';
 import { startFakeGemini, type FakeReply, type FakeServer } from './fakes/index';
 import { runCli } from './helpers/cli';
 import { recordText, tempDir, writeRun } from './helpers/runs';
@@ -158,6 +161,35 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
       const again = await runCli(['judge', run], { env });
       expect(again.code).toBe(0);
       expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(ids.map((id) => `${id}.json`));
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the library reports the same through its events and summaries', () => {
+  it('judgeRun and proposeSites: call-failed with status, model and hint, then stopped, on a bad key', async () => {
+    const server = await startFakeGemini({ replies: [{ status: 401, message: 'API key not valid' }] });
+    try {
+      const llm = gemini({ apiKey: KEY, baseUrl: server.url });
+      const run = path.join(await tempDir('faults-'), 'run');
+      await writeRun(run, [{ taskId: 'tg-shop-00000001', gradeInputs: '{"answer": "x"}' }], [{ task_id: 'tg-shop-00000001', instruction: 'x', site: 'shop' }]);
+      const judged: JudgeEvent[] = [];
+      const judging = await judgeRun(run, { llm, onEvent: (e) => judged.push(e) }).catch((e: unknown) => e);
+      expect(judging).toBeInstanceOf(StageStoppedError);
+      const failed = judged.find((e) => e.type === 'call-failed');
+      expect(failed).toMatchObject({
+        failure: { stage: 'judge', item: 'tg-shop-00000001', status: 401, model: 'gemini-3.5-flash', hint: 'check the apiKey option', fatal: true },
+      });
+      expect(judged.at(-1)?.type).toBe('stopped');
+
+      const proposed: ProposeEvent[] = [];
+      const source = memorySource({ sitemaps: { shop: SITEMAP }, pages: { '/sites/shop/': '<h1>Shop</h1>', '/sites/shop/lamps': 'Lamps' } });
+      const proposing = await proposeSites({ sites: ['shop'], source, llm, out: '/tasks.jsonl', store: memoryStore(), perSite: 3, onEvent: (e) => proposed.push(e) }).catch((e: unknown) => e);
+      expect(proposing).toBeInstanceOf(StageStoppedError);
+      expect((proposing as StageStoppedError).failures[0]).toMatchObject({ stage: 'propose', item: 'shop', status: 401 });
+      expect(proposed.filter((e) => e.type === 'batch-failed')).toEqual([]); // stopped, not marked failed batch by batch
+      expect(proposed.at(-1)?.type).toBe('stopped');
     } finally {
       await server.close();
     }
