@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  StageStoppedError, gemini, judgeRun, memorySource, memoryStore, proposeSites, type JudgeEvent, type ProposeEvent,
+  StageStoppedError, gemini, judgeRun, memorySource, memoryStore, pipeline, proposeSites, type JudgeEvent, type ProposeEvent,
 } from '../src/index';
 import { startFakeGemini, type FakeReply, type FakeServer } from './fakes/index';
 import { runCli } from './helpers/cli';
@@ -168,7 +168,7 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
 });
 
 describe('the library reports the same through its events and summaries', () => {
-  it('judgeRun and proposeSites: call-failed with status, model and hint, then stopped, on a bad key', async () => {
+  it('judgeRun, proposeSites and pipeline: call-failed with status, model and hint, then stopped, on a bad key', async () => {
     const server = await startFakeGemini({ replies: [{ status: 401, message: 'API key not valid' }] });
     try {
       const llm = gemini({ apiKey: KEY, baseUrl: server.url });
@@ -190,6 +190,18 @@ describe('the library reports the same through its events and summaries', () => 
       expect((proposing as StageStoppedError).failures[0]).toMatchObject({ stage: 'propose', item: 'shop', status: 401 });
       expect(proposed.filter((e) => e.type === 'batch-failed')).toEqual([]); // stopped, not marked failed batch by batch
       expect(proposed.at(-1)?.type).toBe('stopped');
+
+      // The pipeline stops with the same error, and with the causes when no site got a task.
+      const dir = path.join(await tempDir('faults-'), 'work');
+      const config = { dir, source: { ...source, baseUrl: 'http://127.0.0.1:9' }, sites: ['shop'], only: ['propose' as const], perSite: 3 };
+      await expect(pipeline({ ...config, proposer: llm })).rejects.toThrow(StageStoppedError);
+      const prose = await startFakeGemini({ replies: ['I cannot help with that.'] });
+      try {
+        const proseRun = pipeline({ ...config, proposer: gemini({ apiKey: KEY, baseUrl: prose.url }) });
+        await expect(proseRun).rejects.toThrow(/propose stopped: no site got a task \(shop\).*\n {2}propose shop: batch 0: JSONDecodeError/s);
+      } finally {
+        await prose.close();
+      }
     } finally {
       await server.close();
     }
