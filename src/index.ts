@@ -23,6 +23,18 @@ export * from './rows';
 export * from './crawl';
 export * from './verify';
 export * from './pipeline';
+// issue 12 (rel-data): episode identity, binding each judge record to the episode it judged.
+export {
+  EPISODE_BINDINGS_DIR,
+  EPISODE_ID_FILES,
+  bindJudgeRecord,
+  bindingFileOf,
+  episodeIdOf,
+  judgeRecordState,
+  judgedEpisodeIdOf,
+  recordDigest,
+  type JudgeRecordState,
+} from './episode-id';
 // Issue 12 (branch rel-faults): failed model calls with their causes, and the guard that stops a stage.
 export {
   StageGuard,

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import { siteContext, type SiteContext, type SiteContextOptions } from './context';
-import { describeError } from './errors';
+import { defaultSitePrefix, outsideSite, siteBoundary } from './agent/site-boundary';
+import { InputError, describeError } from './errors';
 import { StageGuard, StageStoppedError, stopsStage, type CallFailure } from './failures';
 import { nodeStore } from './fs/node';
 import type { FileStore } from './fs/types';
@@ -98,6 +99,31 @@ export interface ProposeSiteOptions {
   readonly seed?: number;
   /** Receives `batch-done`, `batch-failed` and `task-skipped` events. */
   readonly onEvent?: (event: ProposeEvent) => void;
+  /** The site's path prefix on its server; every sitemap page must be under it. Default `/sites/<site>/`. */
+  readonly sitePrefix?: string;
+}
+
+/**
+ * Refuses a site whose sitemap has a page outside the site (a local file, another site, another server, the
+ * evidence API): its home page would be every proposed task's start page. Throws an {@link InputError} naming
+ * the sitemap's field.
+ */
+export function assertSitePages(ctx: Pick<SiteContext, 'site' | 'home' | 'paths'>, prefix = defaultSitePrefix(ctx.site)): void {
+  const somewhere = 'http://site.invalid'; // the server is not known here: only the path is checked
+  const boundary = siteBoundary(somewhere, prefix);
+  const check = (path: string, field: string) => {
+    let reason: string | null;
+    try {
+      reason = outsideSite(new URL(path, somewhere), boundary);
+    } catch {
+      reason = 'not a URL';
+    }
+    if (reason !== null) {
+      throw new InputError({ file: `sitemap of ${ctx.site}`, field }, `${JSON.stringify(path)} is outside the site ${prefix} (${reason.replace(somewhere, 'the server')}): refused`);
+    }
+  };
+  ctx.paths.forEach((path, i) => check(path, `pages.${i}.path`));
+  if (ctx.paths.length === 0) check(ctx.home, 'home');
 }
 
 const MAIN_SECTIONS = "Most of these tasks should involve the site's main sections.";
@@ -114,6 +140,7 @@ export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions)
   if (!(Number.isInteger(batch) && batch >= 1)) throw new RangeError(`proposeSite: batch must be an integer >= 1, got ${batch}`);
   if (!Number.isInteger(perSite)) throw new RangeError(`proposeSite: perSite must be an integer, got ${perSite}`);
   const { site, home } = ctx;
+  assertSitePages(ctx, options.sitePrefix);
   const rng = new PyRandom(`${pyStr(seed)}:${site}`);
   const out: Task[] = [];
   const seen = new Set<string>();
@@ -193,9 +220,11 @@ function failure(error: unknown): string {
 }
 
 /** Options of {@link proposeSites}. */
-export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent'>, SiteContextOptions {
+export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
   /** The sites, in the order their tasks are written (duplicates are proposed once). */
   readonly sites: readonly string[];
+  /** A site's path prefix on its server; every sitemap page must be under it. Default `/sites/<site>/`. */
+  readonly sitePrefix?: (site: string) => string;
   /** Where sitemaps and pages come from. */
   readonly source: SiteSource;
   /** The tasks JSONL (the seed's default: `data/webmix/taskgen/tasks.jsonl`). */
@@ -277,13 +306,15 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
       },
     }))),
   );
+  // Every site's pages are checked before any model call.
+  for (const ctx of contexts) assertSitePages(ctx, options.sitePrefix?.(ctx.site));
   report({ type: 'start', sites: pending, done: file.sites, perSite });
 
   const queue = new PQueue({ concurrency: workers });
   const jobs = contexts.map((ctx) =>
     queue.add(() => {
       report({ type: 'site-started', site: ctx.site });
-      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report });
+      return proposeSite(ctx, { llm: guard.wrap(llm, ctx.site), perSite, batch, seed, onEvent: report, sitePrefix: options.sitePrefix?.(ctx.site) });
     }),
   );
   for (const job of jobs) job.catch(() => undefined); // awaited in order below; a later failure waits its turn

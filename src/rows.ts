@@ -7,13 +7,15 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { nodeStore } from './fs/node';
 import { readTextIfExists, type FileStore } from './fs/types';
-import { parseWith, readJsonFileIfExists, readJsonl } from './io';
+import { episodeIdOf, judgeRecordState } from './episode-id';
+import { InputError } from './errors';
+import { parseJsonl, parseWith, readJsonFileIfExists, readJsonl } from './io';
 import { judgeDirOf, judgedIds } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
 import { compareCodePoints, pyIsBlank } from './py/text';
-import { JudgeRecordSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
+import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport, type RowsTask } from './schemas';
 
 /** The skill-centric executor's training steps: the default budget. */
 export const DEFAULT_BUDGET = 27644;
@@ -105,18 +107,31 @@ export function selectRows(input: SelectRowsInput): RowsSelection {
 export type RowsEvent =
   | { readonly type: 'selected'; readonly report: RowsReport }
   | { readonly type: 'copied'; readonly taskId: string; readonly done: number; readonly total: number }
-  | { readonly type: 'warning'; readonly message: string };
+  | { readonly type: 'warning'; readonly message: string }
+  /** A dir of `out` outside this selection, removed (`stale: 'remove'`). */
+  | { readonly type: 'removed'; readonly dir: string }
+  /** A judged success left out: its rows do not parse, or its judge record was made from another episode. */
+  | { readonly type: 'skipped'; readonly taskId: string; readonly reason: string };
 
 /** Options of {@link writeRows}. */
 export interface WriteRowsOptions {
   /** The run dir: `<run>/<task_id>/rows/` and the judge records in `<run>_judge/`. */
   readonly run: string;
-  /** The rows dir to fill; what is already there is kept. */
+  /**
+   * The rows dir to fill. It ends holding exactly this selection: a dir already there that is not part of it, or
+   * that holds another recording of a picked episode, is refused before anything is written.
+   */
   readonly out: string;
   /** The tasks file (JSONL), or the tasks themselves, in order. */
   readonly tasks: string | readonly RowsTaskRef[];
   /** Default {@link DEFAULT_BUDGET}. */
   readonly budget?: number;
+  /**
+   * What to do with dirs of `out` that are not this selection (or hold another recording of a picked episode):
+   * `refuse` (the default: they may be someone's data) or `remove` them, each named in a `removed` event, for an
+   * `out` the caller owns (the pipeline's rows dir).
+   */
+  readonly stale?: 'refuse' | 'remove';
   /** Default the local disk. */
   readonly store?: FileStore;
   /** Files read or copied at once. Default 16. */
@@ -124,36 +139,76 @@ export interface WriteRowsOptions {
   readonly onEvent?: (event: RowsEvent) => void;
 }
 
+/** What {@link writeRows} returns: the selection, and the judged successes it left out with why. */
+export interface WriteRowsResult extends RowsSelection {
+  /** Judged successes not used: rows that do not parse (`file:line: field: problem`) or a stale judge record. */
+  readonly skipped: ReadonlyArray<{ readonly taskId: string; readonly reason: string }>;
+  /** Dirs of `out` removed as not this selection (`stale: 'remove'`). */
+  readonly removed: readonly string[];
+}
+
 /**
  * Selects the rows ({@link selectRows}) and copies each picked `<run>/<task_id>/rows/` to `<out>/<task_id>/`
  * (hard links where the file system allows), then writes `<out>/_report.json` atomically as the seed does
- * (`json.dumps(report, indent=1)`). Every task id is checked to be a plain name before any path is built, and
- * the inputs are all read before anything is written.
+ * (`json.dumps(report, indent=1)`, plus `skipped`: how many judged successes were left out, when any were). Every task id is checked to be a plain name before any path is built, and
+ * the inputs are all read before anything is written. Unlike the seed, nothing is taken on trust: a missing run
+ * dir, tasks file or judge dir is an error; each candidate's `rows.jsonl` is parsed (every line a row whose
+ * images are files of its rows dir) and one that does not is skipped with its file and line named; a judge
+ * record made from another recording of the episode (`src/episode-id.ts`) is not used; and `out` must not hold
+ * episodes outside this selection.
  */
-export async function writeRows(options: WriteRowsOptions): Promise<RowsSelection> {
+export async function writeRows(options: WriteRowsOptions): Promise<WriteRowsResult> {
   const store = options.store ?? nodeStore();
-  const tasks = await readTasks(store, options);
-  const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   const judgeDir = judgeDirOf(options.run);
+  if (!(await store.exists(options.run))) throw new InputError({ file: options.run }, 'no such run dir');
+  const tasks = await readTasks(store, options);
+  if (!(await store.exists(judgeDir))) throw new InputError({ file: judgeDir }, 'no such judge dir: judge the run first');
+  const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   const recorded = await judgedIds(store, judgeDir);
   const ids = [...new Set(tasks.map((t) => t.task_id))];
-  const counts = await Promise.all(
-    ids.map((id) =>
-      recorded.has(id)
-        ? queue.add(() => candidateRows(store, path.posix.join(judgeDir, `${id}.json`), rowsDir(options.run, id)))
-        : undefined,
-    ),
+  const found = await Promise.all(
+    ids.map((id) => (recorded.has(id) ? queue.add(() => candidateRows(store, options.run, judgeDir, id)) : undefined)),
   );
   const candidates = new Map<string, number>();
+  const skipped: Array<{ taskId: string; reason: string }> = [];
+  let unbound = 0;
   ids.forEach((id, i) => {
-    const n = counts[i];
-    if (n !== undefined) candidates.set(id, n);
+    const c = found[i];
+    if (c === undefined) return;
+    if (c.skip !== undefined) {
+      skipped.push({ taskId: id, reason: c.skip });
+      options.onEvent?.({ type: 'skipped', taskId: id, reason: c.skip });
+      return;
+    }
+    if (c.unbound) unbound++;
+    candidates.set(id, c.rows);
   });
+  if (unbound > 0) {
+    options.onEvent?.({
+      type: 'warning',
+      message: `${unbound} judge records in ${judgeDir} have no episode identity (written by the seed or an older taskgen): used as the seed would; \`taskgen judge\` binds them`,
+    });
+  }
   const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget });
+  const unique = [...new Set(selection.picked)];
+  const foreign = await foreignDirs(store, options.run, options.out, unique);
+  if (foreign.length > 0 && options.stale !== 'remove') {
+    const names = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? `, ... (${foreign.length} in all)` : '');
+    throw new InputError(
+      { file: options.out },
+      `holds episode dirs that are not this selection (${names}): remove them or choose an empty --out, so the rows dir holds exactly what _report.json counts`,
+    );
+  }
   options.onEvent?.({ type: 'selected', report: selection.report });
+  const removed: string[] = [];
+  for (const name of foreign) {
+    const dir = path.posix.join(options.out, name);
+    await store.remove(dir);
+    removed.push(dir);
+    options.onEvent?.({ type: 'removed', dir });
+  }
 
   await store.mkdir(options.out);
-  const unique = [...new Set(selection.picked)];
   let done = 0;
   await Promise.all(
     unique.map((id) =>
@@ -163,8 +218,10 @@ export async function writeRows(options: WriteRowsOptions): Promise<RowsSelectio
       }),
     ),
   );
-  await store.writeAtomic(path.posix.join(options.out, '_report.json'), pyDumps(selection.report, { indent: 1 }));
-  return selection;
+  // The seed's report, byte for byte; a count of what was left out only when something was.
+  const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
+  await store.writeAtomic(path.posix.join(options.out, '_report.json'), pyDumps(report, { indent: 1 }));
+  return { ...selection, skipped, removed };
 }
 
 function rowsDir(run: string, taskId: string): string {
@@ -177,17 +234,78 @@ async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<R
     return options.tasks.map((t, i) => parseWith(RowsTaskSchema, t, { file: '(tasks)', field: String(i) }));
   }
   const file = options.tasks;
+  if (!(await store.exists(file))) throw new InputError({ file }, 'no such tasks file');
   return readJsonl(store, file, RowsTaskSchema, {
     onIssue: (issue) => options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` }),
   });
 }
 
-// The number of rows of a judged success with a rows file; undefined for any other task.
-async function candidateRows(store: FileStore, recordFile: string, rows: string): Promise<number | undefined> {
-  const record = await readJsonFileIfExists(store, recordFile, JudgeRecordSchema);
+/**
+ * The dirs of `out` that are not this selection (an earlier, larger selection: left there, the training set would
+ * hold more than the report says) or a picked episode's dir whose `rows.jsonl` is another recording's.
+ */
+async function foreignDirs(store: FileStore, run: string, out: string, picked: readonly string[]): Promise<string[]> {
+  const wanted = new Set(picked);
+  const foreign: string[] = [];
+  for (const entry of await store.list(out)) {
+    if (!entry.isDirectory) continue;
+    if (!wanted.has(entry.name)) {
+      foreign.push(entry.name);
+      continue;
+    }
+    const there = await readTextIfExists(store, path.posix.join(out, entry.name, 'rows.jsonl'));
+    const source = await readTextIfExists(store, path.posix.join(rowsDir(run, entry.name), 'rows.jsonl'));
+    if (there !== null && there !== source) foreign.push(entry.name);
+  }
+  return foreign;
+}
+
+interface Candidate {
+  /** Non-blank lines of `rows.jsonl`. */
+  readonly rows: number;
+  /** Why this judged success is not used. */
+  readonly skip?: string;
+  /** Its judge record has no episode identity. */
+  readonly unbound?: boolean;
+}
+
+// A judged success with a rows file, its rows parsed; undefined for any other task.
+async function candidateRows(store: FileStore, run: string, judgeDir: string, taskId: string): Promise<Candidate | undefined> {
+  const record = await readJsonFileIfExists(store, path.posix.join(judgeDir, `${taskId}.json`), JudgeRecordSchema);
   if (record?.predicted_label !== 1) return undefined; // the schema admits only the ints 0 and 1
-  const text = await readTextIfExists(store, path.posix.join(rows, 'rows.jsonl'));
-  return text === null ? undefined : countNonBlankLines(text);
+  const dir = rowsDir(run, taskId);
+  const file = path.posix.join(dir, 'rows.jsonl');
+  const text = await readTextIfExists(store, file);
+  if (text === null) return undefined;
+  const state = await judgeRecordState(store, judgeDir, taskId, await episodeIdOf(store, path.posix.join(run, taskId)));
+  if (state === 'stale') {
+    return { rows: 0, skip: `${judgeDir}/${taskId}.json: judged another recording of the episode; judge the run again` };
+  }
+  const problem = rowsProblem(text, file, new Set((await store.list(dir)).filter((e) => !e.isDirectory).map((e) => e.name)));
+  if (problem !== undefined) return { rows: 0, skip: problem };
+  return { rows: countNonBlankLines(text), unbound: state === 'unbound' };
+}
+
+// The first problem of a rows file: a line that is not a row, or an image that is not a file of its rows dir.
+function rowsProblem(text: string, file: string, files: ReadonlySet<string>): string | undefined {
+  try {
+    const rows = parseJsonl(text, file, RowSchema, {
+      onIssue: (issue) => {
+        throw new InputError({ file, line: issue.line }, issue.problem);
+      },
+    });
+    let line = 0;
+    for (const [i, raw] of text.split('\n').entries()) {
+      if (pyIsBlank(raw)) continue;
+      const row = rows[line++]!;
+      const image = row.images.findIndex((name) => !files.has(name));
+      if (image >= 0) return `${file}:${i + 1}: images.${image}: not a file of the rows dir`;
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof InputError) return error.message;
+    throw error;
+  }
 }
 
 // `sum(1 for l in text.split("\n") if l.strip())`

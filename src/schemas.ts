@@ -277,6 +277,19 @@ export const JudgeRecordSchema = z.looseObject({
 export type JudgeRecord = z.infer<typeof JudgeRecordSchema>;
 
 /**
+ * `<run>_judge/_episodes/<task_id>.json`: which episode a judge record was made from (DESIGN.md §9), kept beside
+ * the seed's record so that record stays byte-identical. `record` is the digest of the record file it belongs to,
+ * so a record and a binding written by different passes (a crash between the two writes) never pair up.
+ */
+export const EpisodeBindingSchema = z.object({
+  task_id: z.string().min(1),
+  episode_id: z.string().min(1),
+  record: z.string().min(1),
+});
+/** A judge record's episode binding. */
+export type EpisodeBinding = z.infer<typeof EpisodeBindingSchema>;
+
+/**
  * What the judge and validate need of a task line: its id and instruction (site and kind, when present, group
  * the validate figures). Any tasks file qualifies: proposed tasks, human tasks, the user's annotations.
  */

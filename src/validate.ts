@@ -6,15 +6,16 @@
  */
 import path from 'node:path';
 import { nodeStore } from './fs/node';
-import type { FileStore } from './fs/types';
-import { readJsonFileIfExists, readJsonl } from './io';
+import { episodeIdOf, judgeRecordState } from './episode-id';
+import { InputError } from './errors';
+import { readTextIfExists, type FileStore } from './fs/types';
+import { parseJsonText, parseWith, readJsonFileIfExists } from './io';
 import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from './judge/run';
 import { assertPlainName } from './names';
 import { pyDumps } from './py/json';
 import { pyPathStr } from './py/path';
-import { pyTruthy } from './py/repr';
 import { pyRound } from './py/round';
-import { compareCodePoints } from './py/text';
+import { compareCodePoints, pyIsBlank } from './py/text';
 import {
   JudgeRecordSchema,
   ResultLineSchema,
@@ -122,8 +123,9 @@ export interface ValidateResult {
 
 /**
  * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
- * `results_regraded.jsonl` when present, else `results.jsonl`; the last line of a task id wins, `ok` read with
- * Python truthiness; a task counts when it has a judge record. Figures overall, per site and per task kind;
+ * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
+ * seed trusts anything, a clear error instead: `ok` must be a boolean (`file:line: ok: expected boolean`), a task id
+ * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
  * written to `<run>_judge/_validate.json` atomically.
  */
 export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult> {
@@ -133,6 +135,9 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   const pairs = (
     await Promise.all(
       [...results].map(async ([taskId, verifier]) => {
+        // A record left from an earlier recording of the episode (judged again without a verdict) is not its verdict.
+        const episodeId = await episodeIdOf(store, path.posix.join(run, taskId));
+        if ((await judgeRecordState(store, judged.judgeDir, taskId, episodeId)) === 'stale') return null;
         const record = await readJsonFileIfExists(store, path.posix.join(judged.judgeDir, `${taskId}.json`), JudgeRecordSchema);
         // `== 1` in the seed; the schema admits only the ints 0 and 1.
         return record === null ? null : { taskId, verifier, judge: record.predicted_label === 1 };
@@ -155,20 +160,39 @@ export async function validate(run: string, options: ValidateOptions): Promise<V
   return { report, judged, pairs };
 }
 
-// task_id -> bool(ok), as the seed's dict comprehension: the first results file found, the last line winning.
+// task_id -> ok, as the seed's dict comprehension (the first results file found) but strict where the seed trusts
+// anything: `ok` must be a boolean, a task id listed twice must have one result, and a results file must hold one.
 async function readResults(store: FileStore, run: string, options: ValidateOptions): Promise<Map<string, boolean>> {
-  const results = new Map<string, boolean>();
+  const results = new Map<string, { ok: boolean; line: number }>();
   for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
     const file = path.posix.join(run, name);
-    if (!(await store.exists(file))) continue;
-    const onIssue = (issue: { line: number; problem: string }) =>
-      options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` });
-    for (const line of await readJsonl(store, file, ResultLineSchema, { onIssue })) {
-      assertPlainName(line.task_id, 'task id');
-      results.set(line.task_id, pyTruthy(line.ok));
-    }
-    return results;
+    const text = await readTextIfExists(store, file);
+    if (text === null) continue;
+    const lines = text.split('\n');
+    lines.forEach((raw, i) => {
+      if (pyIsBlank(raw)) return;
+      const where = { file, line: i + 1 };
+      let value: unknown;
+      try {
+        value = parseJsonText(raw, where);
+      } catch (error) {
+        if (i < lines.length - 1 || !(error instanceof InputError)) throw error;
+        options.onEvent?.({ type: 'warning', message: `${file}:${i + 1}: torn last line (no newline, not valid JSON): skipped` });
+        return;
+      }
+      const { task_id: taskId, ok } = parseWith(ResultLineSchema, value, where);
+      assertPlainName(taskId, 'task id');
+      // A boolean, not Python truthiness, where `"ok": "no"` would count as a pass.
+      if (typeof ok !== 'boolean') throw new InputError({ ...where, field: 'ok' }, 'expected boolean');
+      const earlier = results.get(taskId);
+      if (earlier && earlier.ok !== ok) {
+        throw new InputError({ ...where, field: 'ok' }, `${taskId} has ok ${ok} here but ${earlier.ok} on line ${earlier.line}`);
+      }
+      results.set(taskId, { ok, line: i + 1 });
+    });
+    if (results.size === 0) throw new InputError({ file }, 'no result line: nothing to score the judge against');
+    return new Map([...results].map(([id, r]) => [id, r.ok]));
   }
   options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
-  return results;
+  return new Map();
 }

@@ -89,6 +89,11 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
+/** The judge records in a judge dir (its `<task_id>.json` files), sorted. */
+async function records(judgeDir: string): Promise<string[]> {
+  return (await fs.readdir(judgeDir)).filter((name) => name.endsWith('.json')).sort();
+}
+
 async function setUp(c: FaultCase, dir: string): Promise<string[]> {
   if (c.stage === 'propose') {
     await fs.mkdir(path.join(dir, 'sitemaps'));
@@ -127,7 +132,7 @@ describe.concurrent('a stage whose model or site fails exits non-zero with the c
       if (c.maxRequests !== undefined) expect(server.requests.length).toBeLessThanOrEqual(c.maxRequests);
       if (c.stage === 'judge') {
         // No verdict came, so no record was written: a rerun judges those episodes again.
-        expect((await fs.readdir(path.join(dir, 'run_judge'))).sort()).toEqual(['tg-shop-00000001.json']);
+        expect(await records(path.join(dir, 'run_judge'))).toEqual(['tg-shop-00000001.json']);
       }
       tally.clear++;
     } finally {
@@ -156,11 +161,11 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
       expect(first.code).toBe(1);
       expect(first.stdout.split('\n')[1]).toBe('{"episodes": 2, "success": 1, "rate": 0.5, "no_verdict": 1, "errors": 0, "judge": "gemini-3.5-flash"}');
       expect(first.stderr).toMatch(/1 episodes not judged; rerun to retry them \(judged ones are kept\); 3 model calls failed, first: \n  judge tg-shop-00000002: gemini model gemini-3\.5-flash: HTTP 500: internal error/);
-      expect(await fs.readdir(`${run}_judge`)).toEqual(['tg-shop-00000001.json']);
+      expect(await records(`${run}_judge`)).toEqual(['tg-shop-00000001.json']);
       failing = false;
       const again = await runCli(['judge', run], { env });
       expect(again.code).toBe(0);
-      expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(ids.map((id) => `${id}.json`));
+      expect(await records(`${run}_judge`)).toEqual(ids.map((id) => `${id}.json`));
     } finally {
       await server.close();
     }

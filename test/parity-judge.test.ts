@@ -130,7 +130,9 @@ emit(res)
       expect(rec, ep.taskId).toEqual(p.rec);
     }
     const pyFiles = (await fs.readdir(`${run}_judge_py`)).sort();
-    expect((await fs.readdir(judgeDir)).sort()).toEqual(pyFiles);
+    // Beside the seed's records: their episode bindings (src/episode-id.ts), one per record.
+    expect((await fs.readdir(judgeDir)).sort()).toEqual(['_episodes', ...pyFiles]);
+    expect((await fs.readdir(path.join(judgeDir, '_episodes'))).sort()).toEqual(pyFiles);
     expect(pyFiles.length).toBeGreaterThan(40);
     for (const f of pyFiles) {
       expect(await fs.readFile(path.join(judgeDir, f), 'utf8'), f).toBe(await fs.readFile(path.join(`${run}_judge_py`, f), 'utf8'));

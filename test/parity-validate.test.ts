@@ -10,8 +10,9 @@ import { runPython } from './helpers/python';
 import { recordText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 
 const MODEL = 'gemini-3.5-flash';
-const TRUE_OK = ['true', '1', '1.0', '"no"', '[0]', '{"a": 0}'];
-const FALSE_OK = ['false', '0', '0.0', '""', 'null', '[]'];
+// `ok` is a boolean: other values (the seed's truthiness, where `"no"` passes) are refused (test/validate.test.ts).
+const TRUE_OK = ['true', 'true ', ' true'];
+const FALSE_OK = ['false', 'false ', ' false'];
 
 // [tp, fp, fn, tn]
 const MATRICES: Array<[number, number, number, number]> = [
@@ -39,10 +40,10 @@ async function makeRun([tp, fp, fn, tn]: [number, number, number, number], regra
   episodes.push({ taskId: 'mail-nv1', gradeInputs: '{"answer": "x"}' }, { taskId: 'mail-nv2', gradeInputs: '{}' });
   const tasks = [...episodes.map((e) => ({ task_id: e.taskId, instruction: `do ${e.taskId}` })), { task_id: 'gone', instruction: 'x' }];
   await writeRun(run, episodes, tasks);
-  // Lines in a shuffled order, a few tasks listed twice (the last line wins), ok in Python truthiness.
-  const lines = cells.map(([ok], i) => `{"task_id": "shop-${i}", "ok": ${(ok ? TRUE_OK : FALSE_OK)[i % 6]}}`);
+  // Lines in a shuffled order, a task listed twice with the same result (a conflicting one is refused).
+  const lines = cells.map(([ok], i) => `{"task_id": "shop-${i}", "ok": ${(ok ? TRUE_OK : FALSE_OK)[i % 3]}}`);
   lines.reverse();
-  if (cells.length > 2) lines.splice(1, 0, `{"task_id": "shop-0", "ok": ${cells[0]![0] ? 'false' : 'true'}}`);
+  if (cells.length > 2) lines.splice(1, 0, `{"task_id": "shop-0", "ok": ${cells[0]![0] ? 'true' : 'false'}}`);
   lines.push('{"task_id": "mail-nv1", "ok": true}', '{"task_id": "gone", "ok": true}');
   const text = `${lines.join('\n')}\n\n`;
   await fs.writeFile(path.join(run, regraded ? 'results_regraded.jsonl' : 'results.jsonl'), text);

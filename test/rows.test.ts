@@ -88,13 +88,18 @@ describe('writeRows', () => {
     expect(events.filter((e) => e.type === 'copied')).toHaveLength(2);
   });
 
-  it('keeps what the out dir already holds', async () => {
+  it('refuses an out dir holding dirs outside the selection, naming them; removes them only when told to', async () => {
     const { run, tasksFile, out } = await fixture();
     await fs.mkdir(path.join(out, 'earlier'), { recursive: true });
     await fs.writeFile(path.join(out, 'earlier', 'rows.jsonl'), 'kept\n');
-    await writeRows({ run, out, tasks: tasksFile });
+    await expect(writeRows({ run, out, tasks: tasksFile })).rejects.toThrow(/holds episode dirs that are not this selection \(earlier\)/);
     expect(await fs.readFile(path.join(out, 'earlier', 'rows.jsonl'), 'utf8')).toBe('kept\n');
-    expect((await fs.readdir(out)).length).toBe(5);
+    expect((await fs.readdir(out)).length).toBe(1);
+    const events: RowsEvent[] = [];
+    const { removed } = await writeRows({ run, out, tasks: tasksFile, stale: 'remove', onEvent: (e) => events.push(e) });
+    expect(removed).toEqual([path.join(out, 'earlier')]);
+    expect(events).toContainEqual({ type: 'removed', dir: path.join(out, 'earlier') });
+    expect((await fs.readdir(out)).length).toBe(4);
   });
 
   it('refuses a task id with / or .. before writing anything, naming the file and line', async () => {
@@ -114,6 +119,7 @@ describe('writeRows', () => {
     const store = memoryStore({
       'r/tg-s-1/rows/rows.jsonl': rowsText(2),
       'r/tg-s-1/rows/step_0.png': 'png',
+      'r/tg-s-1/rows/step_1.png': 'png',
       'r_judge/tg-s-1.json': recordText('tg-s-1', 1),
     });
     const { report } = await writeRows({ run: 'r', out: 'o', tasks: [{ task_id: 'tg-s-1', site: 's' }], store });

@@ -54,7 +54,7 @@ describe('validate', () => {
     { task_id: 'mail-2', instruction: 'd', site: 'mail', task_kind: 'action' },
   ];
 
-  it('scores the judge against results_regraded.jsonl, the last line of a task winning', async () => {
+  it('scores the judge against results_regraded.jsonl, a task listed twice with one result counted once', async () => {
     const run = await tempDir();
     await writeRun(
       run,
@@ -70,8 +70,8 @@ describe('validate', () => {
     await fs.writeFile(path.join(run, 'results.jsonl'), '{"task_id": "shop-1", "ok": false}\n');
     await fs.writeFile(
       path.join(run, 'results_regraded.jsonl'),
-      '{"task_id": "shop-2", "ok": 1}\n{"task_id": "shop-1", "ok": ""}\n{"task_id": "mail-1", "ok": "no"}\n' +
-        '{"task_id": "shop-1", "ok": 1.0}\n{"task_id": "mail-2", "ok": 0}\n{"task_id": "gone", "ok": true}\n',
+      '{"task_id": "shop-2", "ok": true}\n{"task_id": "shop-1", "ok": true}\n{"task_id": "mail-1", "ok": true}\n' +
+        '{"task_id": "shop-1", "ok": true}\n{"task_id": "mail-2", "ok": false}\n{"task_id": "gone", "ok": true}\n',
     );
     const llm = fakeLLM({ modelId: 'gemini-3.5-flash', replies: (call) => (call.prompt.includes('TASK: c') ? '{"verdict": "SUCCESS"}' : '{"verdict": "NOT SUCCESS"}') });
     const { report, pairs: scored } = await validate(run, { llm });

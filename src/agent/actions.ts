@@ -7,8 +7,9 @@
 import type { ElementHandle } from 'playwright-core';
 import type { Action } from '../schemas';
 import { elementExpression } from './page-script';
-import { PageGoneError, rethrowGone, sameOrigin } from './page-util';
+import { PageGoneError, rethrowGone } from './page-util';
 import type { PageWatch } from './page-watch';
+import { describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
 import type { ObservedElement } from './types';
 
 /** What an action needs besides itself. */
@@ -16,6 +17,8 @@ export interface ActionContext {
   readonly watch: PageWatch;
   /** The site's origin; `goto` stays on it. */
   readonly origin: string;
+  /** The site's path prefix (`/sites/shop/`); `goto` and every navigation stay under it. Default `/`. */
+  readonly prefix?: string;
   /** The elements of the observation the action was chosen from. */
   readonly elements: readonly ObservedElement[];
   /** The time limit of one element action (click, fill...), in ms. Default 10000. */
@@ -46,6 +49,7 @@ export async function performAction(action: Action, ctx: ActionContext): Promise
   if (watch.blockedNavigationSince(mark) && watch.page.url().startsWith('chrome-error://')) {
     await watch.guard(watch.page.goBack({ waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
   }
+  await stayInside(ctx);
   const notes = watch.takeNotes();
   return [error, notes].filter(Boolean).join('; ') || null;
 }
@@ -92,7 +96,7 @@ async function run(action: Action, ctx: ActionContext): Promise<void> {
     const response = await page.goBack({ waitUntil: 'load', timeout });
     if (!response && page.url() === before) throw new ActionError('there is no previous page');
     // The page before the start page is the browser's blank page: stay on the site.
-    if (!sameOrigin(page.url(), ctx.origin) && !page.url().startsWith('chrome-error://')) {
+    if (outsideSite(page.url(), boundaryOf(ctx)) !== null && !page.url().startsWith('chrome-error://')) {
       await page.goForward({ waitUntil: 'load', timeout });
       throw new ActionError('there is no previous page');
     }
@@ -146,11 +150,30 @@ async function gotoPath(ctx: ActionContext, path: string): Promise<void> {
   } catch {
     throw new ActionError(`${JSON.stringify(path)} is not a path`);
   }
-  if (url.origin !== ctx.origin) {
+  const boundary = boundaryOf(ctx);
+  if (outsideSite(url, boundary) !== null) {
     ctx.watch.blockedUrls.push(url.href);
-    throw new ActionError(`goto ${JSON.stringify(path)} blocked: only ${ctx.origin} is allowed`);
+    throw new ActionError(`goto ${JSON.stringify(path)} blocked: only ${describeBoundary(boundary)} is allowed`);
   }
   await page.goto(url.href, { waitUntil: 'load', timeout: ctx.navigationTimeoutMs ?? 30_000 });
+}
+
+function boundaryOf(ctx: ActionContext): SiteBoundary {
+  return siteBoundary(ctx.origin, ctx.prefix ?? '/');
+}
+
+// A navigation the router cannot see (a server redirect: only a redirect's first URL is routed) that left the
+// site is undone before anything of that page is observed, and shown to the agent as blocked.
+async function stayInside(ctx: ActionContext): Promise<void> {
+  const { watch } = ctx;
+  const url = watch.page.url();
+  if (!/^https?:/i.test(url) || outsideSite(url, boundaryOf(ctx)) === null) return;
+  watch.blocked(url, true);
+  await watch.guard(watch.page.goBack({ waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
+  if (!/^https?:/i.test(watch.page.url()) || outsideSite(watch.page.url(), boundaryOf(ctx)) !== null) {
+    const home = new URL(boundaryOf(ctx).prefix, ctx.origin).href;
+    await watch.guard(watch.page.goto(home, { waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
+  }
 }
 
 function describe(error: unknown, ctx: ActionContext): string {

@@ -16,6 +16,7 @@ import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } fro
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { mergeTasksFile, scanRun, writeResults } from './run-dir';
+import { defaultSitePrefix, siteBoundary, startUrlOf } from './site-boundary';
 import type { EvidenceProvider, Policy } from './types';
 
 /** Options of {@link attempt}. */
@@ -26,6 +27,11 @@ export interface AttemptOptions {
   readonly source: Pick<SiteSource, 'baseUrl'>;
   /** The run directory. */
   readonly out: string;
+  /**
+   * A site's path prefix on the server: each episode's start page and navigations stay under it (DESIGN.md §5).
+   * Default {@link defaultSitePrefix} (`/sites/<site>/`, MiniWeb's and the sandbox's layout).
+   */
+  readonly sitePrefix?: (site: string) => string;
   /** The server's record of each episode. Default {@link browserEvidence} (requests only, no data changes). */
   readonly evidence?: EvidenceProvider;
   /** Episodes in parallel. Default 4. */
@@ -113,11 +119,14 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
   const baseUrl = options.source.baseUrl;
   if (!baseUrl) throw new Error('attempt: the site source has no baseUrl (the server the browser visits)');
   const { out } = options;
+  const prefixOf = options.sitePrefix ?? defaultSitePrefix;
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
+  // Every task's start page is checked before anything is written or launched.
+  for (const task of unique) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
   await store.mkdir(out);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
   const order = runTasks.map((t) => t.task_id);
-  const finished = await scanRun(store, out, order);
+  const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
   // A run of proposed tasks (no verifiers) gets no results file.
   const verifying = runTasks.some((t) => t.verifier);
   const saveResults = serial(() => writeResults(store, out, order, finished));
@@ -153,6 +162,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
             host,
             evidence,
             baseUrl,
+            sitePrefix: prefixOf(task.site),
             store,
             dir: path.posix.join(out, taskId),
             maxSteps: options.maxSteps ?? 15,

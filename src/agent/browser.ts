@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { sameOrigin, withTimeout } from './page-util';
 import { PageWatch } from './page-watch';
+import { EVIDENCE_PREFIX, describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
 import type { BrowserRequest } from './types';
 
 /** The viewport of every episode, and so the size of every screenshot. */
@@ -109,6 +110,8 @@ export interface EpisodePage {
   readonly watch: PageWatch;
   /** The site's origin, the only one the page may reach. */
   readonly origin: string;
+  /** The site's path prefix on it (`/`: the whole origin). */
+  readonly prefix: string;
   /** Waits (at most `capMs`) until every started request was reported to `onRequest`. */
   flushRequests(capMs?: number): Promise<void>;
   /** Closes the context (and its page). */
@@ -119,6 +122,11 @@ export interface EpisodePage {
 export interface EpisodePageOptions {
   /** The only origin the page may reach: `http://127.0.0.1:8000`. */
   readonly origin: string;
+  /**
+   * The site's path prefix (`/sites/shop/`): a navigation elsewhere on the origin is refused, as is any request to
+   * the evidence API (`/_admin/`); other requests of the origin (shared styles, images) go through. Default `/`.
+   */
+  readonly prefix?: string;
   /** Cookies of the episode's server session. */
   readonly cookies?: ReadonlyArray<{ readonly name: string; readonly value: string; readonly url: string }>;
   /** Called with each finished same-origin request, for browser-side evidence. */
@@ -145,11 +153,16 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
     if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
     await context.addInitScript({ content: ONE_TAB_SCRIPT });
     const page = await context.newPage();
-    const watch = new PageWatch(page, origin);
-    // Only requests that leave the origin reach this handler; the site's own are not intercepted.
-    await context.route(otherOrigins(origin), (route) => {
+    const boundary = siteBoundary(origin, options.prefix ?? '/');
+    const watch = new PageWatch(page, origin, describeBoundary(boundary));
+    // Only requests that leave the site's prefix reach this handler; the site's own are not intercepted.
+    await context.route(outsidePrefix(boundary), (route) => {
       const request = route.request();
-      watch.blocked(request.url(), request.isNavigationRequest() && request.frame() === page.mainFrame());
+      const reason = outsideSite(request.url(), boundary);
+      const navigation = request.isNavigationRequest();
+      const shared = sameOrigin(request.url(), origin) && !navigation && !new URL(request.url()).pathname.startsWith(EVIDENCE_PREFIX);
+      if (reason === null || shared) return route.continue().catch(() => {});
+      watch.blocked(request.url(), navigation && request.frame() === page.mainFrame());
       return route.abort('blockedbyclient').catch(() => {});
     });
     browser.once('disconnected', () => watch.markGone('the browser died'));
@@ -159,6 +172,7 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
       page,
       watch,
       origin,
+      prefix: boundary.prefix,
       flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
       close: () => context.close().catch(() => {}),
     };
@@ -166,6 +180,14 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
     await context.close().catch(() => {});
     throw error;
   }
+}
+
+/** A URL pattern for every http(s) or ws(s) URL outside the boundary's origin and prefix, and its evidence API. */
+export function outsidePrefix(boundary: SiteBoundary): RegExp {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const inside = boundary.prefix === '/' ? `${esc(boundary.origin)}(?:[/?#]|$)` : `${esc(boundary.origin)}${esc(boundary.prefix.slice(0, -1))}(?:[/?#]|$)`;
+  const admin = `${esc(boundary.origin)}${esc(EVIDENCE_PREFIX.slice(0, -1))}(?:[/?#]|$)`;
+  return new RegExp(`^(?:(?!${inside})|(?=${admin}))(?:https?|wss?):`, 'i');
 }
 
 /** A URL pattern for every http(s) or ws(s) URL outside `origin`. */

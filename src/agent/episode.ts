@@ -18,6 +18,7 @@ import { observe } from './observe';
 import { PageGoneError } from './page-watch';
 import { actionJson, parseAction } from './parse-action';
 import { defaultAgentMessages } from './prompt';
+import { defaultSitePrefix, outsideSite, siteBoundary, startUrlOf } from './site-boundary';
 import { EpisodeRecorder } from './recorder';
 import type { EvidenceProvider, EvidenceSession, Observation, Policy, PolicyDecision, StepRecord } from './types';
 
@@ -61,6 +62,11 @@ export interface EpisodeOptions {
   readonly evidence: EvidenceProvider;
   /** The server's base URL; the episode starts at `baseUrl + task.start_path` and stays on its origin. */
   readonly baseUrl: string;
+  /**
+   * The site's path prefix on that server: the start page and every navigation stay under it (DESIGN.md §5).
+   * Default `/sites/<site>/`, MiniWeb's and the sandbox's layout.
+   */
+  readonly sitePrefix?: string;
   readonly store: FileStore;
   /** The episode directory, `<run>/<task_id>`. */
   readonly dir: string;
@@ -98,6 +104,10 @@ class EpisodeTimeout extends Error {}
  */
 export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult> {
   const { task, policy, store, dir } = options;
+  const prefix = options.sitePrefix ?? defaultSitePrefix(task.site);
+  // Refused before anything moves: a task that starts outside its site (a local file, another site, /_admin/).
+  const boundary = siteBoundary(options.baseUrl, prefix);
+  const start = startUrlOf(task, options.baseUrl, boundary);
   const started = new Date();
   const recorder = new EpisodeRecorder(store, dir);
   await store.remove(dir);
@@ -112,11 +122,14 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult
     const s = session;
     ep = await openEpisodePage(options.host, {
       origin,
+      prefix,
       cookies: s.cookies,
       ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
     });
-    const start = new URL(task.start_path, options.baseUrl).href;
     await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
+    // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
+    const landed = outsideSite(ep.page.url(), boundary);
+    if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
     const run = await loop(options, ep, recorder, signal);
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     const evidence = await infra('evidence', () => s.collect());
@@ -193,7 +206,7 @@ async function loop(options: EpisodeOptions, ep: EpisodePage, recorder: EpisodeR
           r.outcome = 'done';
           finalShot = observation.screenshot;
         } else {
-          error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
+          error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, prefix: ep.prefix, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
         }
       }
       r.history.push({ step, url: observation.url, raw: decision.text, action: parsed.action ?? null, error });

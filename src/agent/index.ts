@@ -13,5 +13,6 @@ export * from './recorder';
 export * from './run-dir';
 export * from './episode';
 export * from './attempt';
+export * from './site-boundary';
 export { ELEMENTS_KEY, type PageScan } from './page-script';
 export * from './serve-qwen';

@@ -31,6 +31,8 @@ export class PageWatch {
   constructor(
     readonly page: Page,
     private readonly origin: string,
+    /** What the agent is told it may reach. Default the origin. */
+    private readonly scope: string = origin,
   ) {
     this.gone = new Promise<never>((_, reject) => {
       this.onGone = (reason) => reject(new PageGoneError(reason));
@@ -71,11 +73,11 @@ export class PageWatch {
   /** Every URL on another origin the page (or a `goto`) tried to reach, in order. */
   readonly blockedUrls: string[] = [];
 
-  /** Records a request to another origin that the router blocked, with a note for the agent. */
+  /** Records a request outside the site that was blocked, with a note for the agent. */
   blocked(url: string, isNavigation: boolean): void {
     this.blockedUrls.push(url);
     if (isNavigation) this.blockedNavigations++;
-    this.notes.push(`blocked ${isNavigation ? 'navigation' : 'a request'} to ${url.slice(0, 200)}: only ${this.origin} is allowed`);
+    this.notes.push(`blocked ${isNavigation ? 'navigation' : 'a request'} to ${url.slice(0, 200)}: only ${this.scope} is allowed`);
   }
 
   /** The notes (blocked requests, dialogs) since the last call, as one line, or null. */

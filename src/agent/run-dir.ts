@@ -8,6 +8,10 @@ import path from 'node:path';
 import type { FileStore } from '../fs/types';
 import { readTextIfExists } from '../fs/types';
 import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
+import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../episode-id';
+import { InputError } from '../errors';
+import { parseJsonText, parseWith } from '../io';
+import { judgeDirOf } from '../judge/run';
 import { EPISODE_FILES } from './recorder';
 
 /** The run's file names. */
@@ -20,31 +24,67 @@ export interface FinishedEpisode {
   readonly ok: boolean | undefined;
 }
 
+/** Options of {@link scanRun}. */
+export interface ScanRunOptions {
+  /** Told of each finished episode that no longer parses and is moved aside to be redone. */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** Where {@link scanRun} keeps finished episodes that no longer parse: `<run>/_quarantine/<task_id>-<stamp>/`. */
+export const QUARANTINE_DIR = '_quarantine';
+
 /**
  * The finished episodes among `taskIds` (those with a readable `episode.json`); an episode directory without
- * one (or with a torn one) is removed so it is redone from scratch.
+ * one (or with a torn one) is removed so it is redone from scratch. An `episode.json` that is there but does
+ * not parse is a finished episode gone bad: it is never deleted, but named through `onWarning` and moved to
+ * `<run>/_quarantine/<task_id>-<stamp>/`, and a judge record with no episode identity is first bound to it, so
+ * the verdict cannot pass for the redone episode's.
  */
-export async function scanRun(store: FileStore, out: string, taskIds: readonly string[]): Promise<Map<string, FinishedEpisode>> {
+export async function scanRun(
+  store: FileStore,
+  out: string,
+  taskIds: readonly string[],
+  options: ScanRunOptions = {},
+): Promise<Map<string, FinishedEpisode>> {
   const finished = new Map<string, FinishedEpisode>();
   const present = new Set((await store.list(out)).filter((e) => e.isDirectory).map((e) => e.name));
   for (const id of taskIds) {
     if (!present.has(id)) continue;
     const dir = path.posix.join(out, id);
-    const episode = await readEpisode(store, path.posix.join(dir, EPISODE_FILES.episode));
-    if (episode) finished.set(id, { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined });
-    else await store.remove(dir);
+    const file = path.posix.join(dir, EPISODE_FILES.episode);
+    const read = await readEpisode(store, file);
+    if (read.episode) finished.set(id, { episode: read.episode, ok: typeof read.episode.ok === 'boolean' ? read.episode.ok : undefined });
+    else if (read.problem !== undefined) {
+      const aside = await quarantine(store, out, id);
+      options.onWarning?.(`${read.problem}; the episode is redone and the old one kept in ${aside}`);
+    } else await store.remove(dir);
   }
   return finished;
 }
 
-async function readEpisode(store: FileStore, file: string): Promise<Episode | null> {
+async function quarantine(store: FileStore, out: string, taskId: string): Promise<string> {
+  const dir = path.posix.join(out, taskId);
+  const judgeDir = judgeDirOf(out);
+  const episodeId = await episodeIdOf(store, dir);
+  if (episodeId !== null && (await judgeRecordState(store, judgeDir, taskId, episodeId)) === 'unbound') {
+    await bindJudgeRecord(store, judgeDir, taskId, episodeId, await store.readBytes(path.posix.join(judgeDir, `${taskId}.json`)));
+  }
+  const stamp = new Date().toISOString().replace(/[-:.]/g, '');
+  const aside = path.posix.join(out, QUARANTINE_DIR, `${taskId}-${stamp}`);
+  // Copied, then removed: a crash between the two leaves two copies, never none.
+  await store.copyDir(dir, aside, { mode: 'link' });
+  await store.remove(dir);
+  return aside;
+}
+
+async function readEpisode(store: FileStore, file: string): Promise<{ episode?: Episode; problem?: string }> {
   const text = await readTextIfExists(store, file);
-  if (text === null) return null;
+  if (text === null) return {};
   try {
-    const parsed = EpisodeSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
+    return { episode: parseWith(EpisodeSchema, parseJsonText(text, { file }), { file }) };
+  } catch (error) {
+    if (error instanceof InputError) return { problem: error.message };
+    throw error;
   }
 }
 

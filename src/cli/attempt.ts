@@ -15,7 +15,7 @@ import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
-import { integer, numberBetween, timeoutOption } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
 /** The flags of `taskgen attempt`. */
@@ -34,6 +34,7 @@ export interface AttemptFlags {
   evidence: 'auto' | 'browser' | 'sandbox';
   oracleFailureRate: number;
   episodeTimeout: number;
+  sitePrefix: string;
   progress: boolean;
   timeout: number;
 }
@@ -64,6 +65,7 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
+    .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--no-progress', 'no progress bar')
     .action(async (flags: AttemptFlags) => {
       await runAttempt(flags);
@@ -114,6 +116,7 @@ async function runWithProgress(
       policy: run.policy,
       evidence: run.evidence,
       source: { baseUrl: run.baseUrl },
+      sitePrefix: sitePrefixOf(flags.sitePrefix),
       out: flags.out,
       concurrency: flags.concurrency,
       maxSteps: flags.maxSteps,

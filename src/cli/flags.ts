@@ -36,3 +36,17 @@ export function timeoutOption(command: Command): Command {
     DEFAULT_TIMEOUT_S,
   );
 }
+
+/** The default of `--site-prefix`: MiniWeb's and the sandbox's layout. */
+export const DEFAULT_SITE_PREFIX = '/sites/{site}/';
+
+/** A commander parser for `--site-prefix`: a path pattern with `{site}`, starting and ending with `/`. */
+export function sitePrefixPattern(value: string): string {
+  if (!value.startsWith('/') || !value.endsWith('/')) throw new InvalidArgumentError(`expected a path that starts and ends with "/", got "${value}"`);
+  return value;
+}
+
+/** A site's prefix from a `--site-prefix` pattern. */
+export function sitePrefixOf(pattern: string): (site: string) => string {
+  return (site) => pattern.split('{site}').join(site);
+}

@@ -10,7 +10,7 @@ import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import { formatFailure } from '../failures';
 import { proposeSites, type ProposeEvent, type ProposeSummary } from '../propose';
 import { miniwebSource } from '../source/miniweb';
-import { integer, timeoutOption } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
@@ -31,6 +31,7 @@ interface ProposeFlags {
   split?: string;
   baseUrl: string;
   timeout: number;
+  sitePrefix: string;
 }
 
 /** Registers `taskgen propose`. */
@@ -49,6 +50,7 @@ export function register(program: Command): void {
     .requiredOption('--sitemaps <dir>', 'the directory of <site>.json sitemaps')
     .option('--split <file>', 'the split file (needed without --sites)')
     .requiredOption('--base-url <url>', 'the server the sites are under, such as http://127.0.0.1:8000')
+    .option('--site-prefix <path>', "a site's path on the server; every sitemap page must be under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .action(async (flags: ProposeFlags) => {
       const source = miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl });
       if (!flags.sites && !flags.split) throw new Error('give --sites a,b or --split FILE (its train list)');
@@ -70,6 +72,7 @@ export function register(program: Command): void {
         batch: flags.batch,
         seed: flags.seed,
         workers: flags.workers,
+        sitePrefix: sitePrefixOf(flags.sitePrefix),
         onEvent: printer.onEvent,
       }).finally(printer.stop);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);

@@ -26,15 +26,19 @@ export function register(program: Command): void {
         'as <out>/<task_id>/{rows.jsonl, step_*.png, episode.json} plus <out>/_report.json',
     )
     .argument('<run>', 'the run dir (episodes with rows/; judge records in <run>_judge)')
-    .requiredOption('--out <dir>', 'the rows dir (what it already holds is kept)')
+    .requiredOption('--out <dir>', 'the rows dir; it ends holding exactly this selection (a dir of another selection there is refused)')
     .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS_FILE)
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter();
-      const { report } = await writeRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
+      const { report, skipped } = await writeRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
         printer.stop,
       );
-      process.stdout.write(`${pyDumps(report)}\n`);
+      process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);
+      if (skipped.length > 0) {
+        process.stderr.write(`${skipped.length} judged episodes left out of the rows (named above); the rows written are the rest\n`);
+        process.exitCode = 1;
+      }
     });
 }
 
@@ -44,6 +48,7 @@ export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: Ro
   let started = false;
   const onEvent = (event: RowsEvent) => {
     if (event.type === 'warning') printAbove(bar, process.stderr, `warning: ${event.message}`);
+    if (event.type === 'skipped') printAbove(bar, process.stderr, `warning: ${event.taskId} left out: ${event.reason}`);
     if (event.type !== 'copied') return;
     if (!started) {
       started = true;

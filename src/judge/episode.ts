@@ -1,5 +1,6 @@
 /** Judging one episode: the seed's `judge_episode`. @module */
 import path from 'node:path';
+import { bindJudgeRecord, episodeIdOf, judgeRecordState, type JudgeRecordState } from '../episode-id';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
@@ -98,18 +99,28 @@ export interface JudgeEpisodeOptions {
 /** How {@link judgeEpisodeDetailed} ended. */
 export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
 
-/** {@link judgeEpisode} with how it ended. */
+/** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions,
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome }> {
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState }> {
   const store = options.store ?? nodeStore();
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = path.posix.join(options.judgeDir, `${taskId}.json`);
-  const cached = options.recorded && !options.recorded.has(taskId) ? null : await readJsonFileIfExists(store, dst, JudgeRecordSchema);
-  if (cached) return { record: cached, outcome: 'cached' };
+  const episodeId = await episodeIdOf(store, options.episode);
+  const identity: JudgeRecordState =
+    options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);
+  // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
+  // and bound to this episode so a later change is caught.
+  const cached = identity === 'current' || identity === 'unbound' ? await readJsonFileIfExists(store, dst, JudgeRecordSchema) : null;
+  if (cached) {
+    if (identity === 'unbound' && episodeId !== null) {
+      await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
+    }
+    return { record: cached, outcome: 'cached', identity };
+  }
   const request = await buildJudgeRequest(options.episode, options.instruction, { store });
-  if (!request) return { record: null, outcome: 'no-inputs' };
+  if (!request) return { record: null, outcome: 'no-inputs', identity };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
@@ -148,9 +159,14 @@ export async function judgeEpisodeDetailed(
     response,
     model: options.model ?? options.llm.modelId,
   };
-  // No verdict: nothing is written, so the next pass judges the episode again.
-  if (ok) await store.writeAtomic(dst, pyDumps(record, { indent: 1, ensureAscii: false }));
-  return { record, outcome: ok ? 'judged' : 'no-verdict' };
+  // No verdict: nothing is written, so the next pass judges the episode again. The binding goes first (see
+  // bindJudgeRecord); grade inputs were read, so the episode has an id.
+  if (ok) {
+    const text = pyDumps(record, { indent: 1, ensureAscii: false });
+    await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text);
+    await store.writeAtomic(dst, text);
+  }
+  return { record, outcome: ok ? 'judged' : 'no-verdict', identity };
 }
 
 /**
@@ -159,6 +175,8 @@ export async function judgeEpisodeDetailed(
  * chosen screenshots as PNG images) until the reply carries a verdict. The record
  * (`{task_id, predicted_label, verdict, response, model}`) is written, as `json.dumps(rec, indent=1,
  * ensure_ascii=False)`, only when there is a verdict; without one it is returned with `verdict: false`.
+ * Episode identity (`src/episode-id.ts`): the record is bound to the episode it judged in
+ * `<judgeDir>/_episodes/<task_id>.json`; a record bound to another episode is stale and judged again.
  * @example
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
  */

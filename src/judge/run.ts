@@ -118,7 +118,8 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
 /**
  * Judges every episode of a run, as the seed's `cmd_judge`: the episodes are the run's subdirs named by a known
  * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json`. One episode's error is
- * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet.
+ * reported through `onEvent` and the rest go on; a rerun judges only what has no record yet, or a stale one (made
+ * from an earlier recording of the episode: `src/episode-id.ts`). A run dir that does not exist is an error.
  * @example
  * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
  */
@@ -126,8 +127,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
   const judgeDir = judgeDirOf(run);
-  await store.mkdir(judgeDir);
+  // A mistyped run is an error, and leaves no `<run>_judge` behind.
+  if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await loadInstructions(run, { ...options, store });
+  await store.mkdir(judgeDir);
   const episodes = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
@@ -140,13 +143,14 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     failFast: options.failFast,
     onFailure: (failure) => options.onEvent?.({ type: 'call-failed', failure }),
   });
+  let unbound = 0;
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
   episodes.forEach((taskId, i) =>
     queue.add(async () => {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome } = await judgeEpisodeDetailed({
+        const { record, outcome, identity } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -157,6 +161,10 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
           recorded,
         });
         results[i] = record;
+        if (identity === 'stale') {
+          options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
+        }
+        if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
       } catch (error) {
         if (stopsStage(error)) {
@@ -169,6 +177,12 @@ export async function judgeRun(run: string, options: JudgeRunOptions): Promise<J
     }),
   );
   await queue.onIdle();
+  if (unbound > 0) {
+    options.onEvent?.({
+      type: 'warning',
+      message: `${unbound} judge records had no episode identity (written by the seed or an older taskgen): kept, and bound to the episodes now in ${pyPathStr(run)}`,
+    });
+  }
   if (guard.stopped) {
     options.onEvent?.({ type: 'stopped', error: guard.stopped });
     throw guard.stopped;

@@ -6,10 +6,8 @@
 import { StageStoppedError, formatFailure, type CallFailure } from '../failures';
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
-import type { FileStore } from '../fs/types';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
 import { withUsage } from '../llm/usage';
-import { isPlainName } from '../names';
 import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
@@ -123,11 +121,11 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       out: layout.rows,
       tasks: layout.tasks,
       budget: ctx.config.budget ?? DEFAULT_BUDGET,
+      stale: 'remove', // the pipeline's own rows dir: earlier selections are removed
       store,
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
-    const pruned = await prune(store, layout.rows, new Set(selection.picked));
-    return { report: selection.report, picked: selection.picked, pruned };
+    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length };
   });
 }
 
@@ -224,13 +222,3 @@ function firstCause(failures: readonly CallFailure[], other: string | undefined)
   return cause ? `; first cause: ${cause}` : '';
 }
 
-// Removes episode dirs of earlier selections (a smaller budget, a rerun after a partial judge) from the rows dir.
-async function prune(store: FileStore, rows: string, keep: ReadonlySet<string>): Promise<number> {
-  let pruned = 0;
-  for (const entry of await store.list(rows)) {
-    if (!entry.isDirectory || keep.has(entry.name) || !isPlainName(entry.name)) continue;
-    await store.remove(path.posix.join(rows, entry.name));
-    pruned++;
-  }
-  return pruned;
-}
