@@ -144,7 +144,7 @@ describe('taskgen attempt', () => {
         '--endpoint', refusing.url, '--concurrency', '2', '--no-progress', '--timeout', '30']);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('attempt stopped');
-      expect(r.stderr).toMatch(/HTTP 401: invalid api key \(check the key/);
+      expect(r.stderr).toMatch(/HTTP 401: invalid api key \(check the key \(none was sent: give --api-key-env NAME\)\)/);
       // One call per episode in flight, not one (or five) per task.
       expect(refusing.requests.length).toBeLessThanOrEqual(2);
       expect(await finishedEpisodes(out)).toBe(0);

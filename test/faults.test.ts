@@ -3,6 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  StageStoppedError, gemini, judgeRun, memorySource, memoryStore, pipeline, proposeSites, type JudgeEvent, type ProposeEvent,
+} from '../src/index';
 import { startFakeGemini, type FakeReply, type FakeServer } from './fakes/index';
 import { runCli } from './helpers/cli';
 import { recordText, tempDir, writeRun } from './helpers/runs';
@@ -86,6 +89,11 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   return out;
 }
 
+/** The judge records in a judge dir (its `<task_id>.json` files), sorted. */
+async function records(judgeDir: string): Promise<string[]> {
+  return (await fs.readdir(judgeDir)).filter((name) => name.endsWith('.json')).sort();
+}
+
 async function setUp(c: FaultCase, dir: string): Promise<string[]> {
   if (c.stage === 'propose') {
     await fs.mkdir(path.join(dir, 'sitemaps'));
@@ -124,7 +132,7 @@ describe.concurrent('a stage whose model or site fails exits non-zero with the c
       if (c.maxRequests !== undefined) expect(server.requests.length).toBeLessThanOrEqual(c.maxRequests);
       if (c.stage === 'judge') {
         // No verdict came, so no record was written: a rerun judges those episodes again.
-        expect(await judgeRecords(path.join(dir, 'run_judge'))).toEqual(['tg-shop-00000001.json']);
+        expect(await records(path.join(dir, 'run_judge'))).toEqual(['tg-shop-00000001.json']);
       }
       tally.clear++;
     } finally {
@@ -153,18 +161,54 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
       expect(first.code).toBe(1);
       expect(first.stdout.split('\n')[1]).toBe('{"episodes": 2, "success": 1, "rate": 0.5, "no_verdict": 1, "errors": 0, "judge": "gemini-3.5-flash"}');
       expect(first.stderr).toMatch(/1 episodes not judged; rerun to retry them \(judged ones are kept\); 3 model calls failed, first: \n  judge tg-shop-00000002: gemini model gemini-3\.5-flash: HTTP 500: internal error/);
-      expect(await judgeRecords(`${run}_judge`)).toEqual(['tg-shop-00000001.json']);
+      expect(await records(`${run}_judge`)).toEqual(['tg-shop-00000001.json']);
       failing = false;
       const again = await runCli(['judge', run], { env });
       expect(again.code).toBe(0);
-      expect(await judgeRecords(`${run}_judge`)).toEqual(ids.map((id) => `${id}.json`));
+      expect(await records(`${run}_judge`)).toEqual(ids.map((id) => `${id}.json`));
     } finally {
       await server.close();
     }
   });
 });
 
-// The judge records of a judge dir (names starting with `_` are the judge's own files, such as `_episodes/`).
-async function judgeRecords(judgeDir: string): Promise<string[]> {
-  return (await fs.readdir(judgeDir)).filter((name) => !name.startsWith('_')).sort();
-}
+describe('the library reports the same through its events and summaries', () => {
+  it('judgeRun, proposeSites and pipeline: call-failed with status, model and hint, then stopped, on a bad key', async () => {
+    const server = await startFakeGemini({ replies: [{ status: 401, message: 'API key not valid' }] });
+    try {
+      const llm = gemini({ apiKey: KEY, baseUrl: server.url });
+      const run = path.join(await tempDir('faults-'), 'run');
+      await writeRun(run, [{ taskId: 'tg-shop-00000001', gradeInputs: '{"answer": "x"}' }], [{ task_id: 'tg-shop-00000001', instruction: 'x', site: 'shop' }]);
+      const judged: JudgeEvent[] = [];
+      const judging = await judgeRun(run, { llm, onEvent: (e) => judged.push(e) }).catch((e: unknown) => e);
+      expect(judging).toBeInstanceOf(StageStoppedError);
+      const failed = judged.find((e) => e.type === 'call-failed');
+      expect(failed).toMatchObject({
+        failure: { stage: 'judge', item: 'tg-shop-00000001', status: 401, model: 'gemini-3.5-flash', hint: 'check the apiKey option', fatal: true },
+      });
+      expect(judged.at(-1)?.type).toBe('stopped');
+
+      const proposed: ProposeEvent[] = [];
+      const source = memorySource({ sitemaps: { shop: SITEMAP }, pages: { '/sites/shop/': '<h1>Shop</h1>', '/sites/shop/lamps': 'Lamps' } });
+      const proposing = await proposeSites({ sites: ['shop'], source, llm, out: '/tasks.jsonl', store: memoryStore(), perSite: 3, onEvent: (e) => proposed.push(e) }).catch((e: unknown) => e);
+      expect(proposing).toBeInstanceOf(StageStoppedError);
+      expect((proposing as StageStoppedError).failures[0]).toMatchObject({ stage: 'propose', item: 'shop', status: 401 });
+      expect(proposed.filter((e) => e.type === 'batch-failed')).toEqual([]); // stopped, not marked failed batch by batch
+      expect(proposed.at(-1)?.type).toBe('stopped');
+
+      // The pipeline stops with the same error, and with the causes when no site got a task.
+      const dir = path.join(await tempDir('faults-'), 'work');
+      const config = { dir, source: { ...source, baseUrl: 'http://127.0.0.1:9' }, sites: ['shop'], only: ['propose' as const], perSite: 3 };
+      await expect(pipeline({ ...config, proposer: llm })).rejects.toThrow(StageStoppedError);
+      const prose = await startFakeGemini({ replies: ['I cannot help with that.'] });
+      try {
+        const proseRun = pipeline({ ...config, proposer: gemini({ apiKey: KEY, baseUrl: prose.url }) });
+        await expect(proseRun).rejects.toThrow(/propose stopped: no site got a task \(shop\).*\n {2}propose shop: batch 0: JSONDecodeError/s);
+      } finally {
+        await prose.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -85,6 +85,18 @@ describe.each(Object.entries(adapters))('%s on a bad server', (_name, adapter) =
     expect(text).toContain('[REDACTED]');
   });
 
+  it('a model that hangs fails after its time limit, tried once more, with a message that says so', async () => {
+    server = await adapter.start({ replies: [{ hang: true }] });
+    const llm = adapter.provider === 'gemini'
+      ? gemini({ apiKey: 'k-123456', baseUrl: server.url, timeoutMs: 200, retry: { baseDelayMs: 1 } })
+      : openaiCompatible({ baseURL: server.url, model: adapter.model, timeoutMs: 200, retry: { baseDelayMs: 1 } });
+    const error = await failure(llm);
+    expect(error).toBeInstanceOf(LLMError);
+    expect((error as LLMError).message).toMatch(/timed out after 0\.2 s .*--timeout SECONDS.*\(gave up after 2 attempts\)$/);
+    expect((error as LLMError).timedOut).toBe(true);
+    expect(server.requests).toHaveLength(2); // not 5 attempts of the full limit
+  });
+
   it('refuses an endpoint URL with user:password@ up front, without calling it or printing the password', async () => {
     server = await adapter.start({ replies: ['{}'] });
     const withCredentials = server.url.replace('http://', 'http://bob:hunter22@');

@@ -49,6 +49,8 @@ export interface QwenPolicyEndpointOptions extends QwenPolicyBaseOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** The time limit of one call attempt, in ms. Default the adapter's (120 s). */
   readonly timeoutMs?: number;
+  /** Where the key came from, named in the hint on a 401 or 403 (such as `VLLM_KEY`). */
+  readonly keySource?: string;
 }
 
 /** Options of {@link qwenPolicy}: a model, or an endpoint to build one for. */
@@ -92,6 +94,7 @@ function qwenEndpoint(options: QwenPolicyEndpointOptions): LanguageModel {
     model: options.model,
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.keySource !== undefined ? { keySource: options.keySource } : {}),
     extraBody: { chat_template_kwargs: { enable_thinking: options.thinking === true }, ...options.extraBody },
   });
 }

@@ -211,6 +211,7 @@ async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
   return qwenPolicy({
     timeoutMs: flags.timeout * 1000,
+    keySource: flags.apiKeyEnv ?? 'the key (none was sent: give --api-key-env NAME)',
     baseURL: flags.endpoint,
     model: flags.model,
     thinking: flags.thinking,

@@ -3,7 +3,7 @@
  * it keeps, so the composition resumes as each step does.
  * @module
  */
-import { formatFailure, type CallFailure } from '../failures';
+import { StageStoppedError, formatFailure, type CallFailure } from '../failures';
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
@@ -43,6 +43,13 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
     });
     const emptySites = summary.sites.filter((s) => s.tasks === 0).map((s) => s.site);
     const cause = firstCause(summary.callFailures, summary.failures[0] && `${summary.failures[0].site} batch ${summary.failures[0].batch}: ${summary.failures[0].reason}`);
+    if (!(await store.exists(layout.tasks))) {
+      // Without a single task the later stages cannot run: stop here with the causes, not at the next stage.
+      const causes: CallFailure[] = summary.callFailures.length
+        ? [...summary.callFailures]
+        : summary.failures.map((f) => ({ stage: 'propose', item: f.site, message: `batch ${f.batch}: ${f.reason}`, fatal: false }));
+      throw new StageStoppedError('propose', `no site got a task (${emptySites.join(', ')})`, causes);
+    }
     if (emptySites.length) ctx.incomplete.push(`${emptySites.length} sites got no task (${emptySites.join(', ')}); a rerun proposes them again${cause}`);
     return {
       sites: plan.sites.length,

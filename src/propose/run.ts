@@ -5,7 +5,7 @@
  */
 import PQueue from 'p-queue';
 import { siteContext, type SiteContextOptions } from '../context';
-import { StageGuard, type CallFailure } from '../failures';
+import { StageGuard, StageStoppedError, type CallFailure } from '../failures';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { assertPlainName } from '../names';
@@ -125,6 +125,7 @@ export async function proposeSites(options: ProposeSitesOptions): Promise<Propos
     } catch (error) {
       queue.clear();
       await queue.onIdle();
+      if (error instanceof StageStoppedError) report({ type: 'stopped', error });
       throw error;
     }
     const site = contexts[i]!.site;

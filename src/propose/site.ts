@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { SiteContext } from '../context';
 import { defaultSitePrefix, outsideSite, siteBoundary } from '../agent/site-boundary';
 import { InputError, describeError } from '../errors';
-import { stopsStage, type CallFailure } from '../failures';
+import { stopsStage, type CallFailure, type StageStoppedError } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { parsePyJson, pyErrorName } from '../py/json';
 import { PyRandom } from '../py/random';
@@ -30,6 +30,8 @@ export type ProposeEvent =
   | { readonly type: 'site-done'; readonly site: string; readonly tasks: number; readonly info: number }
   /** A model call failed (its batch fails; a fatal error stops proposing, see `StageGuard`). */
   | { readonly type: 'call-failed'; readonly failure: CallFailure }
+  /** Proposing stopped before the end: its model calls cannot succeed (the error is thrown next). */
+  | { readonly type: 'stopped'; readonly error: StageStoppedError }
   /** Proposing starts: `sites` to propose, `done` already in the file. */
   | { readonly type: 'start'; readonly sites: readonly string[]; readonly done: readonly string[]; readonly perSite: number }
   | TasksFileEvent;
