@@ -16,6 +16,7 @@ import { readJsonl } from '../io';
 import { TaskSchema, type Task } from '../schemas';
 import { integer, numberBetween } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
+import { loadSandbox } from './sandbox';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags {
@@ -74,12 +75,17 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
-  const sandbox = flags.baseUrl ? null : await (await import('../../sandbox/index')).startSandbox({ port: 0 });
+  // The sandbox is loaded only where it is used: its sites, its stand-in agent or its evidence.
+  const kind = evidenceKind(flags);
+  const sandbox =
+    !flags.baseUrl || flags.policy === 'oracle' || kind === 'sandbox'
+      ? await (await loadSandbox()).sandboxSetup({ url: flags.baseUrl, sites: [], tasks, failureRate: flags.oracleFailureRate })
+      : null;
   try {
     const baseUrl = flags.baseUrl ?? sandbox!.url;
-    if (sandbox) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
-    const policy = await makePolicy(flags, tasks);
-    const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
+    if (!flags.baseUrl) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
+    const policy = flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags);
+    const evidence = kind === 'browser' ? browserEvidence() : sandbox!.evidence;
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
@@ -170,11 +176,7 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   };
 }
 
-async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<Policy> {
-  if (flags.policy === 'oracle') {
-    const { oraclePolicy } = await import('../../sandbox/index');
-    return oraclePolicy({ tasks, failureRate: flags.oracleFailureRate });
-  }
+function qwenAgent(flags: AttemptFlags): Policy {
   const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
   return qwenPolicy({
@@ -187,11 +189,9 @@ async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<
 }
 
 // The sandbox's own record where the sites are the sandbox's, else what the browser saw.
-async function makeEvidence(flags: AttemptFlags, baseUrl: string, startedSandbox: boolean): Promise<EvidenceProvider> {
-  const kind = flags.evidence === 'auto' ? (startedSandbox || flags.policy === 'oracle' ? 'sandbox' : 'browser') : flags.evidence;
-  if (kind === 'browser') return browserEvidence();
-  const { sandboxEvidence } = await import('../../sandbox/index');
-  return sandboxEvidence({ url: baseUrl });
+function evidenceKind(flags: AttemptFlags): 'browser' | 'sandbox' {
+  if (flags.evidence !== 'auto') return flags.evidence;
+  return !flags.baseUrl || flags.policy === 'oracle' ? 'sandbox' : 'browser';
 }
 
 function describePolicy(policy: Policy, flags: AttemptFlags): string {

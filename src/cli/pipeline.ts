@@ -24,7 +24,7 @@ import { miniwebSource } from '../source/miniweb';
 import { integer, numberBetween } from './flags';
 import { resolveModel } from './models';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
-import { startSandboxSetup, type SandboxSetup } from './pipeline-sandbox';
+import { loadSandbox, type SandboxSetup } from './sandbox';
 
 /** The work dir by default: the seed's `data/webmix/taskgen`. */
 export const DEFAULT_PIPELINE_DIR = 'data/webmix/taskgen';
@@ -154,7 +154,7 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const sandbox = flags.sandbox ? await startSandboxSetup(sandboxOptions(flags, sites)) : undefined;
+    const sandbox = flags.sandbox ? await (await loadSandbox()).sandboxSetup(sandboxOptions(flags, sites)) : undefined;
     if (sandbox) cleanup.push(() => sandbox.close());
     const agent = await agentModel(flags, runs('attempt', 'validate') && !(sandbox && !models.agentGiven), out, cleanup);
     const lines: string[] = [`taskgen pipeline -> ${out}/`];
@@ -312,8 +312,7 @@ async function evidenceFor(flags: PipelineFlags, sandbox: SandboxSetup | undefin
   if (kind === 'browser') return browserEvidence();
   if (sandbox) return sandbox.evidence;
   if (!flags.baseUrl) throw new Error('--evidence sandbox needs --base-url URL (a server with the sandbox\'s /_admin/ API)');
-  const { sandboxEvidence } = await import('../../sandbox/index');
-  return sandboxEvidence({ url: flags.baseUrl });
+  return (await loadSandbox()).sandboxEvidence({ url: flags.baseUrl });
 }
 
 // The roles a stand-in plays in this run: those whose stages run and no real model was named for.
