@@ -28,6 +28,6 @@ function peer<T>(name: string): T {
 }
 
 /** better-sqlite3's `Database` class. */
-export const Sqlite = peer<typeof BetterSqlite3>('better-sqlite3');
+export const Sqlite: typeof BetterSqlite3 = peer('better-sqlite3');
 /** faker's module: `Faker` and its locales. */
-export const fakerModule = peer<typeof FakerModule>('@faker-js/faker');
+export const fakerModule: typeof FakerModule = peer('@faker-js/faker');
