@@ -11,7 +11,7 @@ import {
   browserEvidence,
   gemini,
   miniwebSource,
-  openaiCompatible,
+  qwenModel,
   type EvidenceProvider,
   type JudgeModel,
   type LanguageModel,
@@ -66,7 +66,7 @@ export async function exampleSetup(options: { humanPerSite?: number } = {}): Pro
     proposer: key ? gemini({ apiKey: key, model }) : sandbox!.proposer,
     judge: key ? gemini({ apiKey: key, model }) : sandbox!.judge,
     ...(env.QWEN_ENDPOINT
-      ? { agent: openaiCompatible({ baseURL: env.QWEN_ENDPOINT, model: qwen, apiKey: env.QWEN_API_KEY ?? 'EMPTY', extraBody: { chat_template_kwargs: { enable_thinking: false } } }) }
+      ? { agent: qwenModel({ baseURL: env.QWEN_ENDPOINT, model: qwen, apiKey: env.QWEN_API_KEY ?? 'EMPTY' }) }
       : { policy: sandbox!.policy }),
     lines,
     close: async () => sandbox?.close(),
