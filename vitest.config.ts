@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests that drive Chromium, the sandbox server or the CLI as a subprocess: the slow part of `npm test`.
-// `npm run test:unit` runs the rest (project `unit`: no browser, no subprocess but the seed's Python), the inner loop.
-const BROWSER_OR_PROCESS = [
+// Tests that drive Chromium, the sandbox server, the CLI as a subprocess or the seed's Python: the slow part of
+// `npm test` (project `slow`). `npm run test:unit` runs the rest (project `unit`), the inner loop.
+const SLOW = [
   'test/agent-attempt.test.ts',
   'test/agent-browser.test.ts',
   'test/agent-cli.test.ts',
@@ -13,6 +13,7 @@ const BROWSER_OR_PROCESS = [
   'test/cli-pipeline.test.ts',
   'test/examples.test.ts',
   'test/pack.test.ts',
+  'test/parity-*.test.ts',
   'test/pipeline.test.ts',
   'test/report.test.ts',
   'test/sandbox-*.test.ts',
@@ -27,8 +28,8 @@ export default defineConfig({
     hookTimeout: 300_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: BROWSER_OR_PROCESS } },
-      { extends: true, test: { name: 'e2e', include: BROWSER_OR_PROCESS } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
     ],
   },
 });
