@@ -1,13 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+// Tests that drive Chromium, the sandbox server, the CLI as a subprocess or the seed's Python: the slow part of
+// `npm test` (project `slow`). `npm run test:unit` runs the rest (project `unit`), the inner loop.
+const SLOW = [
+  'test/agent-attempt.test.ts',
+  'test/agent-browser.test.ts',
+  'test/agent-cli.test.ts',
+  'test/agent-qwen.test.ts',
+  'test/agent-sandbox.test.ts',
+  'test/agent-serve-qwen.test.ts',
+  'test/cli-judge.test.ts',
+  'test/cli-pipeline.test.ts',
+  'test/examples.test.ts',
+  'test/pack.test.ts',
+  'test/parity-*.test.ts',
+  'test/pipeline.test.ts',
+  'test/report.test.ts',
+  'test/sandbox-*.test.ts',
+];
+
 // Browser and subprocess suites can be slow on shared 2-core machines: the timeouts only stop hung tests,
 // no test asserts on wall-clock time.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
   },
 });

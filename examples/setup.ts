@@ -11,7 +11,7 @@ import {
   browserEvidence,
   gemini,
   miniwebSource,
-  openaiCompatible,
+  qwenModel,
   type EvidenceProvider,
   type JudgeModel,
   type LanguageModel,
@@ -19,7 +19,7 @@ import {
   type SiteSource,
   type Task,
 } from '../src/index';
-import { oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox } from '../sandbox/index';
+import { sandboxSetup } from '../sandbox/index';
 
 /** Sites, models and human tasks for an example, and what to print about them. */
 export interface ExampleSetup {
@@ -45,17 +45,10 @@ export async function exampleSetup(options: { humanPerSite?: number } = {}): Pro
   const key = env.GEMINI_API_KEY ?? env.GOOGLE_API_KEY;
   const miniweb = env.MINIWEB_SITEMAPS && env.MINIWEB_BASE_URL;
   const sites = env.SITES?.split(',');
-  const sandbox = miniweb ? undefined : await startSandbox({ port: 0 });
   const humanPerSite = options.humanPerSite ?? 2;
   const sandboxSites = sites ?? SANDBOX_SITES;
-  // A sandbox site's human tasks, info and action in turn, with their known solutions (for the stand-in agent).
-  const human = sandbox
-    ? sandboxSites.flatMap((site) => {
-        const all = sandbox.catalog.tasks(site)?.human ?? [];
-        const [info, action] = [all.filter((t) => t.task_kind === 'info'), all.filter((t) => t.task_kind === 'action')];
-        return Array.from({ length: humanPerSite }, (_, i) => (i % 2 ? action : info)[Math.floor(i / 2)]!).filter(Boolean);
-      })
-    : [];
+  // The sandbox's sites, their human tasks (info and action in turn) and its stand-ins, labelled as such.
+  const sandbox = miniweb ? undefined : await sandboxSetup({ sites: sandboxSites, humanPerSite, failureRate: 0.3, judgeNoise: 0.1, seed: 17 });
   const model = env.GEMINI_MODEL ?? DEFAULT_GEMINI_MODEL;
   const qwen = env.QWEN_MODEL ?? DEFAULT_QWEN_MODEL;
   const lines = [
@@ -66,15 +59,15 @@ export async function exampleSetup(options: { humanPerSite?: number } = {}): Pro
   return {
     source: miniweb
       ? miniwebSource({ sitemaps: env.MINIWEB_SITEMAPS!, split: env.MINIWEB_SPLIT, baseUrl: env.MINIWEB_BASE_URL! })
-      : sandboxSource({ url: sandbox!.url }),
-    evidence: sandbox ? sandboxEvidence({ url: sandbox.url }) : browserEvidence(),
+      : sandbox!.source,
+    evidence: sandbox ? sandbox.evidence : browserEvidence(),
     sites: miniweb ? sites : sandboxSites,
-    humanTasks: miniweb ? env.MINIWEB_HUMAN_TASKS : human,
-    proposer: key ? gemini({ apiKey: key, model }) : sandboxProposer(),
-    judge: key ? gemini({ apiKey: key, model }) : ({ run }) => sandboxJudge({ runDir: run, noise: 0.1, seed: 17 }),
+    humanTasks: miniweb ? env.MINIWEB_HUMAN_TASKS : sandbox!.humanTasks,
+    proposer: key ? gemini({ apiKey: key, model }) : sandbox!.proposer,
+    judge: key ? gemini({ apiKey: key, model }) : sandbox!.judge,
     ...(env.QWEN_ENDPOINT
-      ? { agent: openaiCompatible({ baseURL: env.QWEN_ENDPOINT, model: qwen, apiKey: env.QWEN_API_KEY ?? 'EMPTY', extraBody: { chat_template_kwargs: { enable_thinking: false } } }) }
-      : { policy: oraclePolicy({ tasks: human, failureRate: 0.3, seed: 17 }) }),
+      ? { agent: qwenModel({ baseURL: env.QWEN_ENDPOINT, model: qwen, apiKey: env.QWEN_API_KEY ?? 'EMPTY' }) }
+      : { policy: sandbox!.policy }),
     lines,
     close: async () => sandbox?.close(),
   };

@@ -3,7 +3,7 @@
  * runtime (info, data snapshot, router, tasks), built lazily on first use and cached.
  * @module
  */
-import type { Split } from '../src/schemas';
+import type { Split } from '../src/index';
 import { buildSnapshot, SANDBOX_TODAY } from './database';
 import { Router } from './router';
 import { TEMPLATES } from './sites/index';

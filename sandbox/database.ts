@@ -7,10 +7,11 @@
  * and a transaction rolled back takes its change records with it.
  * @module
  */
-import Database from 'better-sqlite3';
-import { Faker, base, en } from '@faker-js/faker';
-import type { Change } from '../src/schemas';
+import type Database from 'better-sqlite3';
+import type { Faker } from '@faker-js/faker';
+import type { Change } from '../src/index';
 import type { SeedResult, SiteTemplate } from './template';
+import { fakerModule, Sqlite } from './peers';
 
 /** The day every sandbox site lives in: data and tasks never depend on the wall clock. */
 export const SANDBOX_TODAY = '2026-03-16';
@@ -27,7 +28,7 @@ export function hashSeed(text: string): number {
 
 /** A faker seeded from `key`, its reference date the sandbox's today. */
 export function seededFaker(key: string): Faker {
-  const faker = new Faker({ locale: [en, base] });
+  const faker = new fakerModule.Faker({ locale: [fakerModule.en, fakerModule.base] });
   faker.seed(hashSeed(key));
   faker.setDefaultRefDate(`${SANDBOX_TODAY}T12:00:00Z`);
   return faker;
@@ -73,7 +74,7 @@ CREATE TRIGGER ${quoteId(`_chg_del_${table}`)} AFTER DELETE ON ${t} BEGIN
  * triggers, so the seed itself is not recorded and every session starts with no changes.
  */
 export function buildSnapshot(template: SiteTemplate, site: { name: string; variant: number }): SiteSnapshot {
-  const db = new Database(':memory:');
+  const db = new Sqlite(':memory:');
   try {
     db.pragma('foreign_keys = ON');
     db.exec(template.schema);
@@ -90,7 +91,7 @@ export function buildSnapshot(template: SiteTemplate, site: { name: string; vari
 
 /** A session's own copy of a snapshot, foreign keys on. */
 export function openCopy(snapshot: Buffer, options: { readonly?: boolean } = {}): Database.Database {
-  const db = new Database(snapshot, { readonly: options.readonly ?? false });
+  const db = new Sqlite(snapshot, { readonly: options.readonly ?? false });
   db.pragma('foreign_keys = ON');
   return db;
 }

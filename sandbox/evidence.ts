@@ -3,8 +3,7 @@
  * and the server's own record of it: the request log, the data changes and the tables' rows.
  * @module
  */
-import { assertPlainName } from '../src/names';
-import type { EvidenceProvider, EvidenceSession, SessionEvidence } from '../src/agent/types';
+import { assertPlainName, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from '../src/index';
 import { createSession, getJson } from './admin-client';
 
 /** Options of {@link sandboxEvidence}. */

@@ -9,6 +9,7 @@
  * const evidence = sandboxEvidence({ url: sandbox.url });
  * @packageDocumentation
  */
+export { sandboxSetup, type SandboxSetup, type SandboxSetupOptions } from './setup';
 export { startSandbox, type SandboxOptions, type SandboxServer } from './server';
 export { SiteCatalog, defaultCatalog, type CatalogOptions, type SiteRuntime } from './catalog';
 export { sandboxEvidence, type SandboxEvidenceOptions } from './evidence';

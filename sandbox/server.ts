@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { paramsObject, safeDecode } from '../src/agent/request-fields';
-import type { LogEntry } from '../src/schemas';
+import { paramsObject, safeDecode } from '../src/internal';
+import type { LogEntry } from '../src/index';
 import { adminRouter, type AdminReply } from './admin';
 import { SiteCatalog, defaultCatalog, type CatalogOptions } from './catalog';
 import { dispatchSite } from './dispatch';

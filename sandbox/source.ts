@@ -5,11 +5,7 @@
  * @module
  */
 import path from 'node:path';
-import { crawlSite } from '../src/crawl';
-import { nodeStore } from '../src/fs/node';
-import { assertPlainName } from '../src/names';
-import { SplitSchema, type Sitemap, type Split } from '../src/schemas';
-import type { SiteSource } from '../src/source/types';
+import { crawlSite, nodeStore, assertPlainName, SplitSchema, type Sitemap, type Split, type SiteSource } from '../src/index';
 import { createSession } from './admin-client';
 import { SESSION_COOKIE } from './sessions';
 

@@ -3,8 +3,7 @@
  * the proposer's bank (every generated task, ids `bank-<site>-<slug>`), checked when they are generated.
  * @module
  */
-import { TaskSchema, VerifierSchema, type Task } from '../src/schemas';
-import { isPlainName } from '../src/names';
+import { TaskSchema, VerifierSchema, type Task, isPlainName } from '../src/index';
 import { openCopy, seededFaker } from './database';
 import { siteHref } from './href';
 import { OracleSchema, type OracleStep } from './oracle';

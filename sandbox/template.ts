@@ -8,7 +8,7 @@ import type { Faker } from '@faker-js/faker';
 import type { SafeHtml } from './html';
 import type { OracleStep } from './oracle';
 import type { Router } from './router';
-import type { TaskKind, Verifier } from '../src/schemas';
+import type { TaskKind, Verifier } from '../src/index';
 
 /** A site as its pages and tasks see it. */
 export interface SiteInfo {

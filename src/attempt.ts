@@ -7,7 +7,7 @@ export { attempt, type AttemptEvent, type AttemptOptions, type AttemptSummary, t
 export { runEpisode, type EpisodeOptions, type EpisodeResult, type StepInfo, type VerifyFunction } from './agent/episode';
 export { browserHost, type BrowserHost, type BrowserOptions } from './agent/browser';
 export { browserEvidence, type BrowserEvidenceOptions } from './agent/evidence';
-export { qwenPolicy, type QwenPolicyBaseOptions, type QwenPolicyEndpointOptions, type QwenPolicyModelOptions, type QwenPolicyOptions } from './agent/qwen-policy';
+export { qwenPolicy, qwenModel, type QwenModelOptions, type QwenPolicyBaseOptions, type QwenPolicyEndpointOptions, type QwenPolicyModelOptions, type QwenPolicyOptions } from './agent/qwen-policy';
 export { scriptedPolicy, type ScriptFunction, type ScriptedPolicyOptions, type ScriptedStep } from './agent/scripted-policy';
 export { serveQwen, DEFAULT_QWEN_MODEL, type QwenServer, type ServeQwenOptions } from './agent/serve-qwen';
 export { parseAction, type ParsedAction } from './agent/parse-action';

@@ -49,6 +49,7 @@ const RUNS: Array<{ ctx: SiteContext; perSite: number; batch: number; seed: numb
         { instruction: 'Too short', kind: 'info' },
         { instruction: '  Find the PRICE of the red-lamp, and report it!  ', kind: 'info' },
         { instruction: "Book a table for two at Luigi's on Friday", kind: 'booking' },
+        // eslint-disable-next-line no-loss-of-precision -- a float the seed's str() prints differently from JS
         { instruction: 12345678901234567, kind: 'action' },
         { kind: 'info' },
         { instruction: '\u3000\x85Añadir el artículo 😀 a mi carrito, por favor\x1c', kind: 'action' },

@@ -23,11 +23,8 @@
  * @module
  */
 import path from 'node:path';
-import { nodeStore } from '../../src/fs/node';
-import type { FileStore } from '../../src/fs/types';
-import { ZERO_USAGE, type CompleteOptions, type Completion, type LanguageModel } from '../../src/llm/types';
-import { GradeInputsSchema, TaskSchema, VerifierSchema, type Change, type LogEntry, type Task, type Verifier } from '../../src/schemas';
-import { verifyEpisode, type EpisodeEvidence } from '../../src/verify';
+import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, GradeInputsSchema, TaskSchema, VerifierSchema, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from '../../src/index';
+import { ZERO_USAGE } from '../../src/internal';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { openCopy, tableRows } from '../database';
 import { STAND_IN_PROVIDER, bankTask, siteOfPath, unitHash } from './lookup';

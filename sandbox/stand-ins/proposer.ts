@@ -4,8 +4,8 @@
  * number of tasks asked for and the tasks to avoid, and serves the bank in order after the last avoided one.
  * @module
  */
-import { LLMError, ZERO_USAGE, type Completion, type LanguageModel } from '../../src/llm/types';
-import { cpSlice } from '../../src/py/text';
+import { LLMError, type Completion, type LanguageModel } from '../../src/index';
+import { ZERO_USAGE, cpSlice } from '../../src/internal';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { STAND_IN_PROVIDER, siteOfPath } from './lookup';
 

@@ -66,7 +66,7 @@ export type QwenPolicyOptions = QwenPolicyModelOptions | QwenPolicyEndpointOptio
  * const policy = qwenPolicy({ baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen3.5-4B' });
  */
 export function qwenPolicy(options: QwenPolicyOptions): Policy {
-  const llm = 'llm' in options ? options.llm : qwenEndpoint(options);
+  const llm = 'llm' in options ? options.llm : qwenModel(options);
   const thinking = options.thinking === true;
   const system = options.system ?? AGENT_SYSTEM_PROMPT;
   const position = options.imagePosition ?? 'after';
@@ -87,14 +87,30 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
   };
 }
 
-/** The OpenAI-compatible adapter for a Qwen endpoint, thinking switched by the chat template. */
-function qwenEndpoint(options: QwenPolicyEndpointOptions): LanguageModel {
+/**
+ * Qwen's chat-template switch for thinking, the one place `enable_thinking` is decided: the policy's requests, the
+ * CLI's agent model and the default of a vLLM server started by {@link serveQwen} all take it from here.
+ */
+export function qwenChatTemplate(thinking: boolean): { readonly chat_template_kwargs: { readonly enable_thinking: boolean } } {
+  return { chat_template_kwargs: { enable_thinking: thinking } };
+}
+
+/** Options of {@link qwenModel}: the endpoint, and whether the model thinks. */
+export type QwenModelOptions = Pick<QwenPolicyEndpointOptions, 'baseURL' | 'model' | 'apiKey' | 'extraBody' | 'thinking' | 'timeoutMs' | 'keySource'>;
+
+/**
+ * The agent's model on an OpenAI-compatible Qwen endpoint (vLLM), thinking switched by the chat template: what
+ * {@link qwenPolicy} builds from `{baseURL, model}`, for a pipeline's `agent` (with `agentThinking` the same).
+ * @example
+ * pipeline({ ..., agent: qwenModel({ baseURL: 'http://gpu-host:8000/v1', model: 'Qwen/Qwen3.5-4B' }) });
+ */
+export function qwenModel(options: QwenModelOptions): LanguageModel {
   return openaiCompatible({
     baseURL: options.baseURL,
     model: options.model,
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.keySource !== undefined ? { keySource: options.keySource } : {}),
-    extraBody: { chat_template_kwargs: { enable_thinking: options.thinking === true }, ...options.extraBody },
+    extraBody: { ...qwenChatTemplate(options.thinking === true), ...options.extraBody },
   });
 }

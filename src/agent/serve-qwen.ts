@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { qwenChatTemplate } from './qwen-policy';
 
 /** The agent model of the user's setup. */
 export const DEFAULT_QWEN_MODEL = 'Qwen/Qwen3.5-4B';
@@ -58,7 +59,7 @@ export interface QwenServer {
 export function vllmArgs(options: ServeQwenOptions & { readonly port: number }): string[] {
   const model = options.model ?? DEFAULT_QWEN_MODEL;
   const gpuCount = typeof options.gpus === 'number' ? options.gpus : (options.gpus?.length ?? 1);
-  const kwargs = options.defaultChatTemplateKwargs === undefined ? { enable_thinking: false } : options.defaultChatTemplateKwargs;
+  const kwargs = options.defaultChatTemplateKwargs === undefined ? qwenChatTemplate(false).chat_template_kwargs : options.defaultChatTemplateKwargs;
   return [
     'serve',
     model,

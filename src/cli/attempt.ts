@@ -19,6 +19,7 @@ import { describeShard, type Shard } from '../shard';
 import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
+import { loadSandbox } from './sandbox';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags extends ShardFlags {
@@ -81,18 +82,23 @@ async function runAttempt(flags: AttemptFlags): Promise<void> {
   const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
-  const sandbox = flags.baseUrl ? null : await (await import('../../sandbox/index')).startSandbox({ port: 0 });
+  // The sandbox is loaded only where it is used: its sites, its stand-in agent or its evidence.
+  const kind = evidenceKind(flags);
+  const sandbox =
+    !flags.baseUrl || flags.policy === 'oracle' || kind === 'sandbox'
+      ? await (await loadSandbox()).sandboxSetup({ url: flags.baseUrl, sites: [], tasks, failureRate: flags.oracleFailureRate })
+      : null;
   try {
     const baseUrl = flags.baseUrl ?? sandbox!.url;
-    if (sandbox) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
+    if (!flags.baseUrl) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
     // A bad key or an unknown model on the agent's server stops the run at once instead of failing every episode.
     const guard = new StageGuard('attempt', {
       onFailure: (failure) => {
         if (guard.failed <= 3) process.stderr.write(`model call failed: ${formatFailure(failure)}\n`);
       },
     });
-    const policy = guardPolicy(await makePolicy(flags, tasks), guard);
-    const evidence = await makeEvidence(flags, baseUrl, Boolean(sandbox));
+    const policy = guardPolicy(flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags), guard);
+    const evidence = kind === 'browser' ? browserEvidence() : sandbox!.evidence;
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
@@ -202,11 +208,7 @@ export function summaryLine(s: AttemptSummary): Record<string, unknown> {
   };
 }
 
-async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<Policy> {
-  if (flags.policy === 'oracle') {
-    const { oraclePolicy } = await import('../../sandbox/index');
-    return oraclePolicy({ tasks, failureRate: flags.oracleFailureRate });
-  }
+function qwenAgent(flags: AttemptFlags): Policy {
   const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
   if (flags.apiKeyEnv && !apiKey) throw new Error(`environment variable ${flags.apiKeyEnv} is not set`);
   return qwenPolicy({
@@ -221,11 +223,9 @@ async function makePolicy(flags: AttemptFlags, tasks: readonly Task[]): Promise<
 }
 
 // The sandbox's own record where the sites are the sandbox's, else what the browser saw.
-async function makeEvidence(flags: AttemptFlags, baseUrl: string, startedSandbox: boolean): Promise<EvidenceProvider> {
-  const kind = flags.evidence === 'auto' ? (startedSandbox || flags.policy === 'oracle' ? 'sandbox' : 'browser') : flags.evidence;
-  if (kind === 'browser') return browserEvidence();
-  const { sandboxEvidence } = await import('../../sandbox/index');
-  return sandboxEvidence({ url: baseUrl });
+function evidenceKind(flags: AttemptFlags): 'browser' | 'sandbox' {
+  if (flags.evidence !== 'auto') return flags.evidence;
+  return !flags.baseUrl || flags.policy === 'oracle' ? 'sandbox' : 'browser';
 }
 
 function describePolicy(policy: Policy, flags: AttemptFlags): string {

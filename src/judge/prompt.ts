@@ -5,6 +5,7 @@
  */
 import type { GradeInputs } from '../schemas';
 import { cpSlice } from '../py/text';
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- EvidenceError is named by the TSDoc {@link} below
 import { formatActions, formatAnswer, formatChanges, formatLog, lastSeen, type EvidenceError } from './format';
 
 /** The seed's `SYSTEM_JUDGE`, verbatim. */

@@ -319,10 +319,13 @@ export interface PyDumpsOptions {
   default?: (value: unknown) => unknown;
 }
 
+// Python's json escapes exactly these control characters, so the regexes name them.
+/* eslint-disable no-control-regex */
 const ESCAPE_UNICODE = /[\x00-\x1f\\"]/;
 const ESCAPE_ASCII = /[\\"]|[^ -~]/;
 const ESCAPE_UNICODE_ALL = /[\x00-\x1f\\"]/g;
 const ESCAPE_ASCII_ALL = /[\\"]|[^ -~]/g;
+/* eslint-enable no-control-regex */
 const SHORT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 // One UTF-16 unit as json.dumps escapes it (a surrogate pair becomes two \u escapes, as in Python).

@@ -2,7 +2,7 @@
 import type { Faker } from '@faker-js/faker';
 import type { SeedInput, SeedResult } from '../../template';
 import { addDays, cents } from '../../values';
-import { ATM_LIMITS, MERCHANTS, PAYEE_CATEGORIES, SUBSCRIPTIONS, THEMES, type BankTheme } from './themes';
+import { ATM_LIMITS, MERCHANTS, type PAYEE_CATEGORIES, SUBSCRIPTIONS, THEMES, type BankTheme } from './themes';
 
 /**
  * The bank's tables. Changed rows carry a `name` (payments a readable confirmation number as `id`), so change

@@ -41,7 +41,10 @@ export function bankData(input: TaskInput): BankData {
   const today = input.site.today;
   const periods: string[] = [];
   for (let y = Number(today.slice(0, 4)), m = Number(today.slice(5, 7)) - 1; periods.length < 3; m--) {
-    if (m === 0) (y--, (m = 12));
+    if (m === 0) {
+      y--;
+      m = 12;
+    }
     periods.push(`${y}-${String(m).padStart(2, '0')}`);
   }
   return {

@@ -1,0 +1,110 @@
+/**
+ * What `taskgen pipeline` runs with, and how it says so: the pipeline config from the flags and the setup, the
+ * evidence, and the setup text (sites, models, and a notice wherever a sandbox stand-in plays a model's role).
+ * @module
+ */
+import { browserEvidence } from '../agent/evidence';
+import type { EvidenceProvider } from '../agent/types';
+import { UsageMeter } from '../llm/usage';
+import type { PipelineConfig, PipelineStage } from '../pipeline/types';
+import { memorySource } from '../source/memory';
+import { miniwebSource } from '../source/miniweb';
+import type { PipelineFlags } from './pipeline-flags';
+import type { RealModels, Runs } from './pipeline-models';
+import { loadSandbox, type SandboxSetup } from './sandbox';
+
+const REAL_COMMAND =
+  'GEMINI_API_KEY=... taskgen pipeline --model gemini-3.5-flash --agent-endpoint http://127.0.0.1:8000/v1 ' +
+  '--agent-model Qwen/Qwen3.5-4B --sitemaps DIR --split FILE --base-url URL --human-tasks FILE';
+
+export function buildConfig(
+  flags: PipelineFlags,
+  setup: {
+    out: string;
+    sites?: string[];
+    sandbox?: SandboxSetup;
+    models: RealModels;
+    agent?: PipelineConfig['agent'];
+    evidence: EvidenceProvider;
+    skip: PipelineStage[] | undefined;
+    only: PipelineStage[] | undefined;
+    stop: AbortSignal;
+  },
+): PipelineConfig & { readonly perSite: number } {
+  const { sandbox, models } = setup;
+  const source = sandbox?.source
+    ?? (flags.sitemaps && flags.baseUrl ? miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl }) : memorySource({ sitemaps: {} }));
+  return {
+    dir: setup.out,
+    source,
+    sites: setup.sites ?? sandbox?.sites,
+    proposer: models.proposer ?? sandbox?.proposer,
+    judge: models.judge ?? sandbox?.judge,
+    ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
+    evidence: setup.evidence,
+    humanTasks: flags.humanTasks ?? sandbox?.humanTasks,
+    ...(flags.humanPerSite !== undefined && !sandbox ? { humanPerSite: flags.humanPerSite } : {}),
+    perSite: flags.perSite ?? (sandbox ? 4 : 140),
+    batch: flags.batch,
+    budget: flags.budget,
+    concurrency: flags.concurrency,
+    judgeWorkers: flags.workers,
+    maxSteps: flags.maxSteps,
+    episodeTimeoutMs: flags.episodeTimeout * 1000,
+    ...(flags.actionTimeout ? { actionTimeoutMs: flags.actionTimeout * 1000 } : {}),
+    skip: setup.skip,
+    only: setup.only,
+    meter: new UsageMeter(),
+    signal: setup.stop,
+  };
+}
+
+// The sandbox's own record for its sites (or a server speaking its /_admin/ API), else what the browser saw.
+export async function evidenceFor(flags: PipelineFlags, sandbox: SandboxSetup | undefined): Promise<EvidenceProvider> {
+  const kind = flags.evidence === 'auto' ? (sandbox ? 'sandbox' : 'browser') : flags.evidence;
+  if (kind === 'browser') return browserEvidence();
+  if (sandbox) return sandbox.evidence;
+  if (!flags.baseUrl) throw new Error('--evidence sandbox needs --base-url URL (a server with the sandbox\'s /_admin/ API)');
+  return (await loadSandbox()).sandboxEvidence({ url: flags.baseUrl });
+}
+
+// The roles a stand-in plays in this run: those whose stages run and no real model was named for.
+export function standInRoles(models: RealModels, runs: Runs): string[] {
+  const roles: Array<[string, boolean]> = [
+    ['proposer', runs('propose') && !models.proposer],
+    ['agent', runs('attempt', 'validate') && !models.agentGiven],
+    ['judge', runs('judge', 'validate') && !models.judge],
+  ];
+  return roles.filter(([, standIn]) => standIn).map(([role]) => role);
+}
+
+// Which sites, server and models this run uses, in words.
+export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | undefined, models: RealModels, agent: string | undefined, runs: Runs): string[] {
+  const lines: string[] = [];
+  if (sandbox) {
+    lines.push(`  sites:    ${sandbox.sites.length} sandbox training sites (${sandbox.sites.join(', ')}), templates ${sandbox.templates.join(', ')}, on the bundled sandbox at ${sandbox.url}`);
+  } else {
+    const which = flags.sites ? flags.sites : `the train list of ${flags.split ?? '(no split)'}`;
+    lines.push(`  sites:    ${which} on ${flags.baseUrl ?? '(no --base-url)'} (sitemaps ${flags.sitemaps ?? '-'})`);
+  }
+  const role = (name: string, used: boolean, real: string | undefined, standIn: string | undefined) =>
+    lines.push(`  ${`${name}:`.padEnd(9)} ${used ? (real ?? standIn ?? '-') : '(not used: its stages are skipped)'}`);
+  role('proposer', runs('propose'), models.proposer?.description, sandbox?.describe.proposer);
+  role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
+  role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
+  const standIns = standInRoles(models, runs);
+  if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
+  return lines;
+}
+
+export function standInNotice(sandbox: SandboxSetup, roles: readonly string[]): string {
+  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the \w+)$/, ' and $1');
+  const many = roles.length > 1;
+  return [
+    `NOTE: STAND-IN MODELS. ${named[0]!.toUpperCase()}${named.slice(1)} of this run ${many ? 'are' : 'is'} the sandbox's offline stand-in${many ? 's' : ''}, not ${many ? 'models' : 'a model'}:`,
+    '  the figures show the pipeline working end to end, not what real models would do.',
+    `  Real models: ${REAL_COMMAND}`,
+    '  (--serve-qwen --gpus N instead of --agent-endpoint starts vLLM here; model flags with --sandbox use real models on these sandbox sites.)',
+    `  The sandbox's sites: ${sandbox.url} while this runs, or npm run sandbox.`,
+  ].join('\n');
+}
