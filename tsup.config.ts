@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', sandbox: 'sandbox/index.ts' },
+  entry: { index: 'src/index.ts', schemas: 'src/formats.ts', cli: 'src/cli.ts', sandbox: 'sandbox/index.ts' },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', sandbox: 'sandbox/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', schemas: 'src/formats.ts', sandbox: 'sandbox/index.ts' } },
   target: 'node20',
   platform: 'node',
   shims: true,

@@ -5,7 +5,8 @@
 // set, else the sandbox's stand-in judge, whose variants differ in set ways (not a measurement of any model).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { TaskSchema, attempt, formatLab, judgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, writeReport } from '../src/index';
+import { attempt, formatLab, judgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, writeReport } from '../src/index';
+import { TaskSchema } from '../src/formats';
 import { sandboxJudge } from '../sandbox/index';
 import { exampleSetup } from './setup';
 

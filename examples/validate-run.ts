@@ -6,7 +6,8 @@
 // (or Qwen with QWEN_ENDPOINT set). The judge is Gemini with GEMINI_API_KEY set, else the stand-in (examples/setup.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { TaskSchema, attempt, nodeStore, qwenPolicy, readJsonl, validate, writeReport } from '../src/index';
+import { attempt, nodeStore, qwenPolicy, readJsonl, validate, writeReport } from '../src/index';
+import { TaskSchema } from '../src/formats';
 import { exampleSetup } from './setup';
 
 const setup = await exampleSetup({ humanPerSite: 2 });

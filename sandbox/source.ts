@@ -5,7 +5,8 @@
  * @module
  */
 import path from 'node:path';
-import { crawlSite, nodeStore, assertPlainName, SplitSchema, type Sitemap, type Split, type SiteSource } from '../src/index';
+import { crawlSite, nodeStore, assertPlainName, type Sitemap, type Split, type SiteSource } from '../src/index';
+import { SplitSchema } from '../src/formats';
 import { createSession } from './admin-client';
 import { SESSION_COOKIE } from './sessions';
 

@@ -160,7 +160,7 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
       const first = await runCli(['judge', run, '--workers', '1'], { env });
       expect(first.code).toBe(1);
       expect(first.stdout.split('\n')[1]).toBe('{"episodes": 2, "success": 1, "rate": 0.5, "no_verdict": 1, "errors": 0, "judge": "gemini-3.5-flash"}');
-      expect(first.stderr).toMatch(/1 episodes not judged; rerun to retry them \(judged ones are kept\); 3 model calls failed, first: \n  judge tg-shop-00000002: gemini model gemini-3\.5-flash: HTTP 500: internal error/);
+      expect(first.stderr).toMatch(/1 episodes not judged; rerun to retry them \(judged ones are kept\); 3 model calls failed, first: \n {2}judge tg-shop-00000002: gemini model gemini-3\.5-flash: HTTP 500: internal error/);
       expect(await records(`${run}_judge`)).toEqual(['tg-shop-00000001.json']);
       failing = false;
       const again = await runCli(['judge', run], { env });

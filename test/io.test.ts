@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, TaskSchema, SitemapSchema, UnsafeNameError, assertPlainName, memoryStore, nodeStore, readJsonl, type FileStore, type JsonlIssue } from '../src/index';
+import { InputError, UnsafeNameError, assertPlainName, memoryStore, nodeStore, readJsonl, type FileStore, type JsonlIssue } from '../src/index';
+import { TaskSchema, SitemapSchema } from '../src/formats';
 import { readJsonFile, readJsonFileIfExists } from '../src/io';
 
 const task = (id: string) =>

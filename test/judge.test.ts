@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, judgePrompt, judgeRun, lastSeen, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
+import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, judgeEpisode, judgePrompt, judgeRun, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
+import { formatActions, formatChanges, formatLog, lastSeen } from '../src/judge';
 import { parseVerdict } from '../src/judge/episode';
 import { formatAnswer } from '../src/judge/format';
 import { formatJudgeSummary } from '../src/judge/run';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callWithRetry, LLMError, type RetryEvent } from '../src/index';
+import { LLMError, type RetryEvent } from '../src/index';
+import { callWithRetry } from '../src/models';
 import { parseRetryAfter, toLLMError } from '../src/llm/errors';
 import { retryDelay } from '../src/llm/retry';
 

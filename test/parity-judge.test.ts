@@ -5,7 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeLLM, formatActions, formatChanges, formatLog, judgeEpisode, lastSeen } from '../src/index';
+import { fakeLLM, judgeEpisode } from '../src/index';
+import { formatActions, formatChanges, formatLog, lastSeen } from '../src/judge';
 import { PyFloat } from '../src/py/float';
 import { parsePyJson, pyDumps } from '../src/py/json';
 import { runPython } from './helpers/python';

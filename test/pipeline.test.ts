@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
-import { InputError, PIPELINE_STAGES, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, pipeline, type BrowserHost, type PipelineConfig, type PipelineEvent, type PipelineSummary } from '../src/index';
+import { InputError, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, pipeline, type BrowserHost, type PipelineConfig, type PipelineEvent, type PipelineSummary } from '../src/index';
+import { PIPELINE_STAGES } from '../src/pipeline';
 import { interleaveBySite } from '../src/rows';
 
 let sandbox: SandboxServer;

@@ -10,7 +10,8 @@ import { register } from '../src/cli/report';
 import { memoryStore } from '../src/index';
 import { fakeLLM } from '../src/index';
 import { validate } from '../src/validate';
-import { readReportEpisode, readRunForReport, writeReport, type ReportIssue } from '../src/index';
+import { writeReport, type ReportIssue } from '../src/index';
+import { readReportEpisode, readRunForReport } from '../src/report';
 import { reportScores } from '../src/report/write';
 import type { ValidateReport } from '../src/schemas';
 

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnsafeNameError, ValidateReportSchema, fakeLLM, scoreJudge, validate, type JudgePair } from '../src/index';
+import { UnsafeNameError, fakeLLM, scoreJudge, validate, type JudgePair } from '../src/index';
+import { ValidateReportSchema } from '../src/formats';
 import { formatScore, wilsonInterval } from '../src/validate';
 import { recordText, tempDir, writeRun } from './helpers/runs';
 

@@ -23,7 +23,8 @@
  * @module
  */
 import path from 'node:path';
-import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, GradeInputsSchema, TaskSchema, VerifierSchema, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from '../../src/index';
+import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from '../../src/index';
+import { GradeInputsSchema, TaskSchema, VerifierSchema } from '../../src/formats';
 import { ZERO_USAGE } from '../../src/internal';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { openCopy, tableRows } from '../database';

@@ -5,9 +5,10 @@
  * @module
  */
 import path from 'node:path';
+import type * as HyparquetWriterModule from 'hyparquet-writer';
 import { huggingfaceMetadata, parquetSchema, type Feature, type Features } from './features';
 
-type HyparquetWriter = typeof import('hyparquet-writer');
+type HyparquetWriter = typeof HyparquetWriterModule;
 
 /** Loads `hyparquet-writer`, or says how to get it. */
 export async function loadParquetWriter(): Promise<HyparquetWriter> {

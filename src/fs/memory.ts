@@ -95,8 +95,16 @@ export function memoryStore(initial: Record<string, string | Uint8Array> = {}): 
       if ([...files.keys()].some((k) => k.startsWith(`${dst}/`))) {
         throw Object.assign(new Error(`ENOTEMPTY: directory not empty, rename '${from}' -> '${to}'`), { code: 'ENOTEMPTY' });
       }
-      for (const [key, data] of [...files]) if (inside(key)) (files.delete(key), put(dst + key.slice(src.length), data));
-      for (const key of [...dirs]) if (inside(key)) (dirs.delete(key), dirs.add(dst + key.slice(src.length)));
+      for (const [key, data] of [...files]) {
+        if (!inside(key)) continue;
+        files.delete(key);
+        put(dst + key.slice(src.length), data);
+      }
+      for (const key of [...dirs]) {
+        if (!inside(key)) continue;
+        dirs.delete(key);
+        dirs.add(dst + key.slice(src.length));
+      }
       addParents(dst);
     },
   };

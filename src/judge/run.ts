@@ -5,7 +5,7 @@ import { InputError, describeError } from '../errors';
 import { nodeStore } from '../fs/node';
 import type { FileStore } from '../fs/types';
 import { readJsonl } from '../io';
-import { StageGuard, StageStoppedError, stopsStage, type CallFailure } from '../failures';
+import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from '../failures';
 import type { LanguageModel } from '../llm/types';
 import { assertPlainName, isPlainName } from '../names';
 import { pyNumber } from '../py/float';

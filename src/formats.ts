@@ -1,0 +1,28 @@
+/**
+ * `miniweb-taskgen/schemas`: the zod schema of every on-disk format (tasks, sitemaps, episodes, judge records,
+ * rows, reports, the lab's report, provenance), to validate files in your own code. The types, their `z.infer`,
+ * come from the main entry too.
+ * @example
+ * import { TaskSchema } from 'miniweb-taskgen/schemas';
+ * const task = TaskSchema.parse(JSON.parse(line));
+ * @module
+ */
+export {
+  TaskSchema,
+  VerifierSchema,
+  SitemapSchema,
+  SplitSchema,
+  ActionSchema,
+  LogEntrySchema,
+  ChangeSchema,
+  GradeInputsSchema,
+  EpisodeSchema,
+  RowSchema,
+  ResultLineSchema,
+  JudgeRecordSchema,
+  JudgeSummarySchema,
+  RowsReportSchema,
+  ValidateReportSchema,
+} from './schemas';
+export { LabReportSchema } from './lab';
+export { ProvenanceSchema } from './provenance';
