@@ -15,8 +15,6 @@ import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
 
-export { judgeDirOf };
-
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
   | { readonly type: 'start'; readonly run: string; readonly judgeDir: string; readonly model: string; readonly episodes: number }
