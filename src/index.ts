@@ -100,7 +100,6 @@ export {
   buildJudgeRequest,
   pickScreenshots,
   loadInstructions,
-  judgeDirOf,
   SYSTEM_JUDGE,
   type JudgeRunOptions,
   type JudgeRunResult,
@@ -262,12 +261,13 @@ export {
   type PriceTable,
 } from './models';
 
-// Files: the store every step reads and writes through, and readers that name the bad line.
+// Files: the store every step reads and writes through, readers that name the bad line, the on-disk layout.
 export {
   nodeStore,
   memoryStore,
   readJsonl,
   parseJsonl,
+  judgeDirOf,
   episodeIdOf,
   judgedEpisodeIdOf,
   type FileStore,

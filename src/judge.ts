@@ -9,7 +9,6 @@ export { pickScreenshots, type PickScreenshotsOptions } from './judge/screenshot
 export { buildJudgeRequest, judgeEpisode, parseVerdict, type JudgeEpisodeOptions, type JudgeOutcome, type JudgeRequest } from './judge/episode';
 export {
   judgeRun,
-  judgeDirOf,
   loadInstructions,
   type InstructionsOptions,
   type JudgeEvent,

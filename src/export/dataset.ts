@@ -11,7 +11,7 @@ import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import { readTextIfExists, type FileStore } from '../fs/types';
 import { parseJsonText, parseWith, readJsonFileIfExists, readJsonl } from '../io';
-import { judgeDirOf } from '../judge/run';
+import { judgeDirOf } from '../fs/layout';
 import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../provenance';
 import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../schemas';
 import { datasetCard, type CardConfig } from './card';

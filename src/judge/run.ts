@@ -18,8 +18,6 @@ import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
 
-export { judgeDirOf };
-
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
   | {
