@@ -82,7 +82,7 @@ describe('taskgen export', () => {
   it("episodes: one row per episode, successes and failures, with the judge's verdicts and the verifiers' results", async () => {
     for (const [split, run] of [['train', 'run'], ['human', 'human']] as const) {
       const { rows } = await readConfig(hf, 'episodes', split);
-      const dirs = (await fs.readdir(path.join(demo, run), { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+      const dirs = (await fs.readdir(path.join(demo, run), { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name).sort();
       expect(rows.map((r) => r.task_id).sort()).toEqual(dirs);
       const results = new Map(run === 'human' ? (await jsonl(path.join(demo, run, 'results.jsonl'))).map((l) => [l.task_id, l.ok]) : []);
       for (const r of rows) {
