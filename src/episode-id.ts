@@ -10,16 +10,17 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { EPISODE_FILES, JUDGE_FILES } from './fs/layout';
 import type { FileStore } from './fs/types';
 import { isNotFound } from './fs/types';
 import { assertPlainName } from './names';
 import { EpisodeBindingSchema } from './schemas';
 
 /** The files of an episode dir that its id is made from: the episode summary and the judge's evidence. */
-export const EPISODE_ID_FILES = Object.freeze(['episode.json', 'grade_inputs.json'] as const);
+export const EPISODE_ID_FILES = Object.freeze([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs] as const);
 
 /** The folder of a judge dir that holds the bindings. Its `_` keeps it apart from `<task_id>.json` records. */
-export const EPISODE_BINDINGS_DIR = '_episodes';
+export const EPISODE_BINDINGS_DIR = JUDGE_FILES.bindings;
 
 /** How a judge record stands against the episode now in the run. */
 export type JudgeRecordState =

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { provenanceFileOf } from './fs/layout';
 import { z } from 'zod';
 import { version } from '../package.json';
 import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from './episode-id';
@@ -167,11 +168,7 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
   };
 }
 
-/** `<rows>_provenance.jsonl`: beside the rows dir, so the seed's rows dir stays as the seed writes it. */
-export function provenanceFileOf(rowsDir: string): string {
-  const dir = path.posix.normalize(rowsDir).replace(/\/+$/, '');
-  return `${dir}_provenance.jsonl`;
-}
+export { provenanceFileOf };
 
 function stringOr(value: unknown): string | undefined {
   return typeof value === 'string' && value ? value : undefined;

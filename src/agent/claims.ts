@@ -21,11 +21,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FileStore } from '../fs/types';
 import { isNotFound, readTextIfExists } from '../fs/types';
+import { RUN_DIRS } from '../fs/layout';
 
-/** Claims and staging dirs of episodes in progress, under the run dir. */
-export const WORK_DIR = '_work';
+/** Claims and staging dirs of episodes in progress, under the run dir (named in `src/fs/layout.ts`). */
+export const WORK_DIR = RUN_DIRS.work;
 /** Partial episodes of dead processes, and duplicates, moved out of the way under the run dir. */
-export const ASIDE_DIR = '_aside';
+export const ASIDE_DIR = RUN_DIRS.aside;
 
 /** A claim file: who runs the episode, since when, and when it last said it was alive. */
 export const ClaimSchema = z.object({

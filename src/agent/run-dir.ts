@@ -18,7 +18,7 @@ import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../episode-id';
 import { InputError } from '../errors';
 import { parseJsonText, parseWith } from '../io';
-import { EPISODE_FILES, RUN_FILES, judgeDirOf } from '../fs/layout';
+import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf } from '../fs/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
 
 /** A finished episode found in the run directory. */
@@ -35,7 +35,7 @@ export interface ScanRunOptions {
 }
 
 /** Where {@link scanRun} keeps finished episodes that no longer parse: `<run>/_quarantine/<task_id>-<stamp>/`. */
-export const QUARANTINE_DIR = '_quarantine';
+export const QUARANTINE_DIR = RUN_DIRS.quarantine;
 
 /**
  * The finished episodes among `taskIds` (those with a readable `episode.json`); an episode directory without

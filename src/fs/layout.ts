@@ -7,8 +7,13 @@
  * <run>/results.jsonl                verifier results (results_regraded.jsonl wins when present)
  * <run>/<task_id>/                   an episode: episode.json, grade_inputs.json, screenshots/, final.png,
  *                                    rows/{rows.jsonl, episode.json, step_*.png}
+ * <run>/_work/<task_id>.<gen>.claim  an episode in progress, claimed (and <run>/_work/<task_id>.<gen>/ its recording)
+ * <run>/_aside/, <run>/_quarantine/  unfinished episodes of dead writers, and finished ones gone bad: kept, never deleted
  * <run>_judge/<task_id>.json         a judge record; _validate.json: the judge against the verifiers
+ * <run>_judge/_episodes/<task_id>.json  the episode that record judged (episode identity)
+ * <run>_judge/lab/                   the judge lab: lab.json, lab.html, <variant>/ records and _variant.json
  * <rows>/<task_id>/                  the selected episodes' rows dirs; _report.json: the selection
+ * <rows>_provenance.jsonl            where each selected episode came from (beside the seed's rows dir)
  * ```
  * @module
  */
@@ -21,6 +26,9 @@ export const RUN_FILES = Object.freeze({ tasks: 'tasks.jsonl', results: 'results
 
 /** The verifier results of a run, in the order the seed looks for them: the first that exists is read. */
 export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.resultsRegraded, RUN_FILES.results]);
+
+/** The dirs of a run dir that are the library's own, not episodes (names starting with `_` are never a task id's). */
+export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quarantine: '_quarantine' });
 
 /** The file names inside an episode directory. */
 export const EPISODE_FILES = Object.freeze({
@@ -42,7 +50,15 @@ export const EPISODE_MARKERS: readonly string[] = Object.freeze([
 ]);
 
 /** The files of a judge dir besides the records. Names starting with `_` are never a task's record. */
-export const JUDGE_FILES = Object.freeze({ validate: '_validate.json', recordSuffix: '.json' });
+export const JUDGE_FILES = Object.freeze({
+  validate: '_validate.json',
+  recordSuffix: '.json',
+  bindings: '_episodes',
+  lab: 'lab',
+  labJson: 'lab.json',
+  labHtml: 'lab.html',
+  variant: '_variant.json',
+});
 
 /** The files of a rows dir besides the episodes' dirs. */
 export const ROWS_FILES = Object.freeze({ report: '_report.json', rows: 'rows.jsonl' });
@@ -50,6 +66,17 @@ export const ROWS_FILES = Object.freeze({ report: '_report.json', rows: 'rows.js
 /** The judge dir of a run: `str(Path(run)) + "_judge"`, as the seed names it. */
 export function judgeDirOf(run: string): string {
   return `${pyPathStr(run)}_judge`;
+}
+
+/** `<rows>_provenance.jsonl`: beside the rows dir, so the seed's rows dir stays as the seed writes it. */
+export function provenanceFileOf(rowsDir: string): string {
+  const dir = path.posix.normalize(rowsDir).replace(/\/+$/, '');
+  return `${dir}_provenance.jsonl`;
+}
+
+/** The judge lab's dir of a run: `<run>_judge/lab` (its `lab.json`, `lab.html` and one records dir per variant). */
+export function labDirOf(run: string): string {
+  return path.posix.join(judgeDirOf(run), JUDGE_FILES.lab);
 }
 
 /** An episode's dir: `<run>/<task_id>` (the task id checked plain first). */

@@ -16,7 +16,7 @@ import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from
 import { shardTasks, type Shard } from '../shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
-import { judgeDirOf, recordTaskId, runFile } from '../fs/layout';
+import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../fs/layout';
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
@@ -136,10 +136,7 @@ export function variantJudgeDir(run: string, variant: string): string {
   return path.posix.join(labDirOf(run), variant);
 }
 
-/** The lab's dir of a run: `<run>_judge/lab` (its `lab.json`, `lab.html` and one records dir per variant). */
-export function labDirOf(run: string): string {
-  return path.posix.join(judgeDirOf(run), 'lab');
-}
+export { labDirOf };
 
 /**
  * The task ids with a record in a judge dir (its `<task_id>.json` files), from one listing: callers test this

@@ -15,6 +15,7 @@ import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from '../llm/prices'
 import type { LanguageModel } from '../llm/types';
 import { defaultReportDir } from '../report/write';
 import { pyPathStr } from '../py/path';
+import { JUDGE_FILES } from '../fs/layout';
 import { pyRound } from '../py/round';
 import { compareCodePoints } from '../py/text';
 import type { JudgeRecord, TaskRef } from '../schemas';
@@ -129,8 +130,8 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
     disagreements: disagreements(names, byVariant, results, task),
     report_href: path.posix.relative(labDir, path.posix.join(defaultReportDir(run), 'index.html')),
   };
-  const json = path.posix.join(labDir, 'lab.json');
-  const html = path.posix.join(labDir, 'lab.html');
+  const json = path.posix.join(labDir, JUDGE_FILES.labJson);
+  const html = path.posix.join(labDir, JUDGE_FILES.labHtml);
   await store.writeAtomic(json, `${JSON.stringify(report, null, 1)}\n`);
   await store.writeAtomic(html, renderLabHtml(report));
   options.onEvent?.({ type: 'done', report, json, html });
@@ -139,7 +140,7 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
 
 // Records of a variant stay valid only for the same set-up and model: a changed one under the same name is refused.
 async function pinVariant(store: FileStore, judgeDir: string, variant: JudgeVariant): Promise<void> {
-  const file = path.posix.join(judgeDir, '_variant.json');
+  const file = path.posix.join(judgeDir, JUDGE_FILES.variant);
   const text = `${JSON.stringify(variant, null, 1)}\n`;
   const existing = (await store.exists(file)) ? await store.readText(file) : null;
   if (existing === null) return store.writeAtomic(file, text);
