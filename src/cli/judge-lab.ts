@@ -15,17 +15,12 @@ import type { LanguageModel } from '../llm/types';
 import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
 import { fileUrl } from './format';
 import { integer, timeoutOption } from './flags';
+import type { JudgeFlags } from './judge';
 import { resolveModel } from './models';
 
-interface LabFlags {
+interface LabFlags extends Pick<JudgeFlags, 'workers' | 'model' | 'endpoint' | 'apiKeyEnv' | 'tasks' | 'timeout'> {
   variant?: string[];
   baseline: string;
-  workers: number;
-  model: string;
-  endpoint?: string;
-  apiKeyEnv?: string;
-  tasks?: string;
-  timeout: number;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
