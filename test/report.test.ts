@@ -375,6 +375,9 @@ describe('taskgen report', () => {
         stderr.mockRestore();
       }
       const file = path.join(out, 'index.html');
+      // The run has a torn line: the report is written, and the command says it did not fully succeed.
+      expect(process.exitCode).toBe(1);
+      process.exitCode = undefined;
       expect(printed.join('')).toContain(`report: ${file}\n`);
       expect(printed.join('')).toMatch(/warning: .*results\.jsonl:4: torn last line/);
       const html = await readFile(file, 'utf8');

@@ -24,14 +24,24 @@ export function register(program: Command): void {
     .option('--rows <dir>', "a rows dir whose _report.json to show")
     .option('--judge <dir>', 'the judge records (default <run>_judge)')
     .action(async (run: string, flags: ReportFlags) => {
+      let issues = 0;
+      const print = reportPrinter();
       const file = await writeReport({
         run,
         out: flags.out,
         rows: flags.rows,
         judgeDir: flags.judge,
-        onEvent: reportPrinter(),
+        onEvent: (event) => {
+          if (event.type === 'done') issues = event.issues;
+          print(event);
+        },
       });
       process.stdout.write(`report: ${file}\nopen ${fileUrl(file)}\n`);
+      // The report is written either way; a run whose files have problems did not fully succeed.
+      if (issues > 0) {
+        process.stderr.write(`taskgen: the run's files have ${plural(issues, 'problem')} (each named above and in the report)\n`);
+        process.exitCode = 1;
+      }
     });
 }
 
