@@ -1,18 +1,26 @@
 /**
  * Import boundaries, checked by `npm run lint` (dependency-cruiser, on the TypeScript sources):
- * no import cycles; `sandbox/` is a client of the library and imports only its public API (`src/index.ts` and `src/formats.ts`, `miniweb-taskgen/schemas`, plus
- * `src/internal.ts`, the sandbox's documented window on a few parsers it must share with the library); `src/`
- * loads `sandbox/` only from the CLI's one lazy entry, `src/cli/sandbox.ts`.
+ * no import cycles; `sandbox/` is a client of the library: it imports it by package name only (`miniweb-taskgen`,
+ * `miniweb-taskgen/schemas`, `miniweb-taskgen/toolkit`, which tsconfig.json's `paths` map to `src/index.ts`,
+ * `src/formats.ts` and `src/toolkit.ts`), never a path into `src/`; `src/` loads `sandbox/` only from the CLI's one
+ * lazy entry, `src/cli/sandbox.ts`.
  */
 module.exports = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', from: {}, to: { circular: true } },
     {
       name: 'sandbox-uses-public-api',
-      comment: 'sandbox/ imports the library only through src/index.ts and src/formats.ts (miniweb-taskgen/schemas), or src/internal.ts',
+      comment: 'sandbox/ uses only the package entries: src/index.ts, src/formats.ts (schemas) and src/toolkit.ts',
       severity: 'error',
       from: { path: '^sandbox/' },
-      to: { path: '^src/', pathNot: '^src/(index|formats|internal)\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/(index|formats|toolkit)\\.ts$' },
+    },
+    {
+      name: 'sandbox-imports-by-package-name',
+      comment: "sandbox/ imports the library as a user does, 'miniweb-taskgen' or a subpath, never by a relative path",
+      severity: 'error',
+      from: { path: '^sandbox/' },
+      to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
     },
     {
       name: 'src-loads-sandbox-lazily-once',

@@ -31,6 +31,9 @@ const SLOW = [
 // Browser and subprocess suites can be slow on shared 2-core machines: the timeouts only stop hung tests,
 // no test asserts on wall-clock time.
 export default defineConfig({
+  // `miniweb-taskgen` and its subpaths resolve to the sources, as tsconfig.json's `paths` say (the sandbox and the
+  // examples import the library by its package name, as a user does).
+  resolve: { tsconfigPaths: true },
   test: {
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 300_000,

@@ -3,7 +3,7 @@
  * runtime (info, data snapshot, router, tasks), built lazily on first use and cached.
  * @module
  */
-import type { Split } from '../src/index';
+import type { Split } from 'miniweb-taskgen';
 import { buildSnapshot, SANDBOX_TODAY } from './database';
 import { Router } from './router';
 import { TEMPLATES } from './sites/index';

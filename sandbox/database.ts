@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Faker } from '@faker-js/faker';
-import type { Change } from '../src/index';
+import type { Change } from 'miniweb-taskgen';
 import type { SeedResult, SiteTemplate } from './template';
 import { fakerModule, Sqlite } from './peers';
 

@@ -3,7 +3,7 @@
  * and the server's own record of it: the request log, the data changes and the tables' rows.
  * @module
  */
-import { assertPlainName, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from '../src/index';
+import { assertPlainName, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from 'miniweb-taskgen';
 import { createSession, getJson } from './admin-client';
 
 /** Options of {@link sandboxEvidence}. */

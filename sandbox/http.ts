@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import { paramsObject } from '../src/internal';
+import { paramsObject } from 'miniweb-taskgen/toolkit';
 
 /** The largest request body accepted (413 past it). */
 export const MAX_BODY_BYTES = 1 << 20;

@@ -22,7 +22,7 @@ export { OracleSchema, OracleStepSchema, TargetSchema, resolveTarget, normName, 
 export { TEMPLATES } from './sites/index';
 export type * from './template';
 export { Router, type Params, type RouteMatch } from './router';
-export { html, raw, escapeHtml, attr, SafeHtml, type HtmlValue } from './html';
+export { html, raw, attr, SafeHtml, type HtmlValue } from './html';
 export * from './layout';
 export { addDays, cents, isDate, slugify } from './values';
 export { step, answer, request, row, noRow, roundRobin, firstIsHuman } from './task-kit';

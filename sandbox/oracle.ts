@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from 'zod';
-import { collapse } from '../src/internal';
+import { collapse } from 'miniweb-taskgen/toolkit';
 
 /** An element named by its accessible name (exact after whitespace collapse, case-insensitive), role and rank. */
 export const TargetSchema = z.object({

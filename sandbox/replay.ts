@@ -5,7 +5,7 @@
  * @module
  */
 import type { HTMLElement } from 'node-html-parser';
-import { parseHtml, scanElements, type StaticElement } from '../src/internal';
+import { parseHtml, scanElements, type StaticElement } from 'miniweb-taskgen/toolkit';
 import { createSession } from './admin-client';
 import { normName, resolveTarget, type OracleStep } from './oracle';
 import { SESSION_COOKIE } from './sessions';

@@ -6,8 +6,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { paramsObject, safeDecode } from '../src/internal';
-import type { LogEntry } from '../src/index';
+import { paramsObject, safeDecode } from 'miniweb-taskgen/toolkit';
+import type { LogEntry } from 'miniweb-taskgen';
 import { adminRouter, type AdminReply } from './admin';
 import { SiteCatalog, defaultCatalog, type CatalogOptions } from './catalog';
 import { dispatchSite } from './dispatch';

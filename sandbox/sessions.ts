@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import type { Change, LogEntry } from '../src/index';
+import type { Change, LogEntry } from 'miniweb-taskgen';
 import { openCopy, readChanges } from './database';
 import type { SiteRuntime } from './catalog';
 

@@ -4,8 +4,8 @@
  * tasks, and the offline stand-in models, each labelled as a stand-in.
  * @module
  */
-import type { EvidenceProvider, JudgeTarget, LanguageModel, Policy, SiteSource, Task } from '../src/index';
-import { assertPlainName } from '../src/index';
+import type { EvidenceProvider, JudgeTarget, LanguageModel, Policy, SiteSource, Task } from 'miniweb-taskgen';
+import { assertPlainName } from 'miniweb-taskgen';
 import { defaultCatalog } from './catalog';
 import { sandboxEvidence } from './evidence';
 import { startSandbox } from './server';

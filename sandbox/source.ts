@@ -5,8 +5,8 @@
  * @module
  */
 import path from 'node:path';
-import { crawlSite, nodeStore, assertPlainName, type Sitemap, type Split, type SiteSource } from '../src/index';
-import { SplitSchema } from '../src/formats';
+import { crawlSite, nodeStore, assertPlainName, type Sitemap, type Split, type SiteSource } from 'miniweb-taskgen';
+import { SplitSchema } from 'miniweb-taskgen/schemas';
 import { createSession } from './admin-client';
 import { SESSION_COOKIE } from './sessions';
 

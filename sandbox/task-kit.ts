@@ -2,7 +2,7 @@
  * Helpers for writing task generators: oracle steps by role and name, verifier checks, and the bank's order.
  * @module
  */
-import type { AnswerCheck, RequestCheck, Scalar, StateCheck } from '../src/index';
+import type { AnswerCheck, RequestCheck, Scalar, StateCheck } from 'miniweb-taskgen';
 import type { OracleStep } from './oracle';
 import type { TaskSpec } from './template';
 

@@ -3,8 +3,8 @@
  * the proposer's bank (every generated task, ids `bank-<site>-<slug>`), checked when they are generated.
  * @module
  */
-import { type Task, isPlainName } from '../src/index';
-import { TaskSchema, VerifierSchema } from '../src/formats';
+import { type Task, isPlainName } from 'miniweb-taskgen';
+import { TaskSchema, VerifierSchema } from 'miniweb-taskgen/schemas';
 import { openCopy, seededFaker } from './database';
 import { siteHref } from './href';
 import { OracleSchema, type OracleStep } from './oracle';

@@ -8,7 +8,7 @@ import type { Faker } from '@faker-js/faker';
 import type { SafeHtml } from './html';
 import type { OracleStep } from './oracle';
 import type { Router } from './router';
-import type { TaskKind, Verifier } from '../src/index';
+import type { TaskKind, Verifier } from 'miniweb-taskgen';
 
 /** A site as its pages and tasks see it. */
 export interface SiteInfo {

@@ -23,9 +23,9 @@
  * @module
  */
 import path from 'node:path';
-import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from '../../src/index';
-import { GradeInputsSchema, TaskSchema, VerifierSchema } from '../../src/formats';
-import { ZERO_USAGE } from '../../src/internal';
+import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from 'miniweb-taskgen';
+import { GradeInputsSchema, TaskSchema, VerifierSchema } from 'miniweb-taskgen/schemas';
+import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { openCopy, tableRows } from '../database';
 import { STAND_IN_PROVIDER, bankTask, siteOfPath, unitHash } from './lookup';

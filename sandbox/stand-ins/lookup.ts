@@ -1,5 +1,5 @@
 /** Finding a sandbox task from what a stand-in model is given: a site and an instruction. @module */
-import { isPlainName } from '../../src/index';
+import { isPlainName } from 'miniweb-taskgen';
 import type { SiteCatalog } from '../catalog';
 import { hashSeed } from '../database';
 import { normInstruction, type SandboxTask } from '../tasks';

@@ -4,7 +4,7 @@
  * or reports a wrong answer). Deterministic per task for a given seed, so reruns give the same episodes.
  * @module
  */
-import type { Observation, Policy, PolicyDecision, PolicyInput, Action, Task } from '../../src/index';
+import type { Observation, Policy, PolicyDecision, PolicyInput, Action, Task } from 'miniweb-taskgen';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { OracleSchema, resolveTarget, stepTarget, type OracleStep } from '../oracle';
 import { bankTask, unitHash } from './lookup';

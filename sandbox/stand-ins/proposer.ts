@@ -4,8 +4,8 @@
  * number of tasks asked for and the tasks to avoid, and serves the bank in order after the last avoided one.
  * @module
  */
-import { LLMError, type Completion, type LanguageModel } from '../../src/index';
-import { ZERO_USAGE, cpSlice } from '../../src/internal';
+import { LLMError, type Completion, type LanguageModel } from 'miniweb-taskgen';
+import { ZERO_USAGE, cpSlice } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { STAND_IN_PROVIDER, siteOfPath } from './lookup';
 

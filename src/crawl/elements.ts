@@ -13,8 +13,11 @@ const NOT_RENDERED = new Set(['head', 'script', 'style', 'template', 'noscript',
 
 /** An option of a select. */
 export interface StaticOption {
+  /** The option's text, whitespace collapsed. */
   readonly text: string;
+  /** Its `value` attribute, else its text. */
   readonly value: string;
+  /** Whether the page marks it `selected`. */
   readonly selected: boolean;
 }
 
@@ -24,6 +27,7 @@ export interface StaticElement {
   readonly role: string;
   /** The accessible name, whitespace collapsed, at most 80 characters. */
   readonly name: string;
+  /** The tag name, lower case. */
   readonly tag: string;
   /** An input's type, lower case (`text` when absent). */
   readonly type?: string;
@@ -31,7 +35,9 @@ export interface StaticElement {
   readonly field?: string;
   /** A field's value as the page sets it. */
   readonly value?: string;
+  /** A select's options, in order. */
   readonly options?: readonly StaticOption[];
+  /** A checkbox's or radio's `checked` as the page sets it. */
   readonly checked?: boolean;
   /** A link's `href` as written. */
   readonly href?: string;
