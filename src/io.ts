@@ -40,6 +40,14 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where:
   throw new InputError({ ...where, field: field || undefined }, issue.message);
 }
 
+/**
+ * Parses a JSON file's text into `schema` with Python's floats (`1.0` in the figures validate writes, which
+ * {@link parseJsonText} keeps as PyFloat) as plain numbers: for figures the library reads, not data it writes back.
+ */
+export function parseJsonAs<S extends z.ZodType>(schema: S, text: string, where: InputLocation): z.output<S> {
+  return parseWith(schema, JSON.parse(JSON.stringify(parseJsonText(text, where))) as unknown, where);
+}
+
 /** Parses JSON text as Python would; a syntax error throws an {@link InputError} with the line. */
 export function parseJsonText(text: string, where: InputLocation): unknown {
   try {

@@ -28,7 +28,7 @@ export function assertShard(shard: Shard): void {
 export function shardTasks<T>(tasks: readonly T[], shard?: Shard): T[] {
   if (!shard) return [...tasks];
   assertShard(shard);
-  return tasks.filter((_, i) => i % shard.count === shard.index);
+  return tasks.filter((_, i) => inShard(i, shard));
 }
 
 /** Whether the task at file position `position` belongs to `shard` (every position does without a shard). */

@@ -125,7 +125,7 @@ describe('episode identity', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(path.join(run, ID, 'episode.json'));
     const aside = (await fs.readdir(path.join(run, '_quarantine')));
-    expect(aside).toEqual([expect.stringMatching(new RegExp(`^${ID}-\\d{8}T\\d{9}Z-\\d+$`))]);
+    expect(aside).toEqual([expect.stringMatching(new RegExp(`^${ID}\\.bad\\.\\d{8}T\\d{9}Z\\.\\d+-[0-9a-f]{4}$`))]);
     expect(warnings[0]).toContain(path.join(run, '_quarantine', aside[0]!));
     const kept = path.join(run, '_quarantine', aside[0]!);
     expect(await fs.readFile(path.join(kept, 'episode.json'), 'utf8')).toBe(broken);

@@ -10,7 +10,7 @@
  *   the old file, so two processes that both find a claim stale cannot both win.
  * - `_work/<task_id>.<gen>/`: the episode as it is recorded; renamed to `<task_id>/` when finished. A rename
  *   onto a finished episode fails, so a task never gets two.
- * - `_aside/<task_id>.<gen>.<time>/`: the partial episode (and claim) of a process found dead, or an episode
+ * - `_aside/<task_id>.<gen>.<why>.<time>.<unique>/` (`stale`, `lost`, `duplicate`): the partial episode (and claim) of a process found dead, or an episode
  *   that lost the race to another's finished one; kept for inspection, never read as data.
  * @module
  */
@@ -21,7 +21,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { FileStore } from '../fs/types';
 import { isNotFound, readTextIfExists } from '../fs/types';
-import { RUN_DIRS } from '../fs/layout';
+import { RUN_DIRS, keptName } from '../fs/layout';
 
 /** Claims and staging dirs of episodes in progress, under the run dir (named in `src/fs/layout.ts`). */
 export const WORK_DIR = RUN_DIRS.work;
@@ -224,8 +224,7 @@ export class EpisodeClaims {
   }
 
   private asidePath(taskId: string, gen: number, why: string): string {
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    return path.posix.join(this.options.run, ASIDE_DIR, `${taskId}.${gen}.${why}.${stamp}.${randomBytes(2).toString('hex')}`);
+    return path.posix.join(this.options.run, ASIDE_DIR, keptName(`${taskId}.${gen}`, why));
   }
 
   // Moves a stale claim's partial episode (and its claim file) aside; returns where.

@@ -18,7 +18,7 @@ import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../episode-id';
 import { InputError } from '../errors';
 import { parseJsonText, parseWith } from '../io';
-import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf } from '../fs/layout';
+import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../fs/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
 
 /** A finished episode found in the run directory. */
@@ -34,7 +34,7 @@ export interface ScanRunOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** Where {@link scanRun} keeps finished episodes that no longer parse: `<run>/_quarantine/<task_id>-<stamp>/`. */
+/** Where {@link scanRun} keeps finished episodes that no longer parse: `<run>/_quarantine/<task_id>.bad.<time>.<unique>/`. */
 export const QUARANTINE_DIR = RUN_DIRS.quarantine;
 
 /**
@@ -42,7 +42,7 @@ export const QUARANTINE_DIR = RUN_DIRS.quarantine;
  * one (or with a torn one) is moved to `_aside/` so it is redone from scratch. Episodes in progress are never
  * here (they are recorded under `_work/`), so nothing another process is writing is touched. An `episode.json`
  * that is there but does not parse is a finished episode gone bad: it is never deleted, but named through
- * `onWarning` and moved to `<run>/_quarantine/<task_id>-<stamp>/`, and a judge record with no episode identity is
+ * `onWarning` and moved to `<run>/_quarantine/<task_id>.bad.<time>.<unique>/`, and a judge record with no episode identity is
  * first bound to it, so the verdict cannot pass for the redone episode's.
  */
 export async function scanRun(
@@ -58,7 +58,7 @@ export async function scanRun(
     const dir = path.posix.join(out, id);
     const file = path.posix.join(dir, EPISODE_FILES.episode);
     const read = await readEpisode(store, file);
-    if (read.episode) finished.set(id, { episode: read.episode, ok: typeof read.episode.ok === 'boolean' ? read.episode.ok : undefined });
+    if (read.episode) finished.set(id, toFinished(read.episode));
     else if (read.problem !== undefined) {
       const aside = await quarantine(store, out, id);
       if (aside !== null) options.onWarning?.(`${read.problem}; the episode is redone and the old one kept in ${aside}`);
@@ -75,8 +75,7 @@ async function quarantine(store: FileStore, out: string, taskId: string): Promis
   if (episodeId !== null && (await judgeRecordState(store, judgeDir, taskId, episodeId)) === 'unbound') {
     await bindJudgeRecord(store, judgeDir, taskId, episodeId, await store.readBytes(path.posix.join(judgeDir, `${taskId}.json`)));
   }
-  const stamp = new Date().toISOString().replace(/[-:.]/g, '');
-  const aside = path.posix.join(out, QUARANTINE_DIR, `${taskId}-${stamp}-${process.pid}`);
+  const aside = path.posix.join(out, QUARANTINE_DIR, keptName(taskId, 'bad'));
   try {
     await store.rename(dir, aside);
   } catch (error) {
@@ -88,9 +87,8 @@ async function quarantine(store: FileStore, out: string, taskId: string): Promis
 
 // An unfinished episode dir of an earlier layout or a torn write: kept under _aside/, out of the readers' way.
 async function moveAside(store: FileStore, out: string, id: string): Promise<void> {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   try {
-    await store.rename(path.posix.join(out, id), path.posix.join(out, ASIDE_DIR, `${id}.unfinished.${stamp}.${process.pid}`));
+    await store.rename(path.posix.join(out, id), path.posix.join(out, ASIDE_DIR, keptName(id, 'unfinished')));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // another process moved it first
   }
@@ -105,9 +103,9 @@ export async function refreshFinished(store: FileStore, out: string, taskIds: re
   let added = 0;
   for (const id of taskIds) {
     if (finished.has(id) || !present.has(id)) continue;
-    const { episode } = await readEpisode(store, path.posix.join(out, id, EPISODE_FILES.episode));
+    const episode = await readFinished(store, out, id);
     if (!episode) continue;
-    finished.set(id, { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined });
+    finished.set(id, episode);
     added++;
   }
   return added;
@@ -128,7 +126,12 @@ export async function syncResults(store: FileStore, out: string, order: readonly
 /** The finished episode of `taskId` in the run dir, or `null` (none, or a torn `episode.json`). */
 export async function readFinished(store: FileStore, out: string, taskId: string): Promise<FinishedEpisode | null> {
   const { episode } = await readEpisode(store, path.posix.join(out, taskId, EPISODE_FILES.episode));
-  return episode ? { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined } : null;
+  return episode ? toFinished(episode) : null;
+}
+
+// The verifier's `ok` only when the episode recorded a boolean one.
+function toFinished(episode: Episode): FinishedEpisode {
+  return { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined };
 }
 
 async function readEpisode(store: FileStore, file: string): Promise<{ episode?: Episode; problem?: string }> {

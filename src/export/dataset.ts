@@ -10,7 +10,7 @@ import path from 'node:path';
 import { InputError } from '../errors';
 import { nodeStore } from '../fs/node';
 import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonText, parseWith, readJsonFileIfExists, readJsonl } from '../io';
+import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../io';
 import { judgeDirOf } from '../fs/layout';
 import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../provenance';
 import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../schemas';
@@ -221,11 +221,10 @@ async function recipeOf(store: FileStore, sources: Sources, given: Recipe): Prom
   };
 }
 
-// Python's floats (`1.0` in validate's figures) parse as PyFloat: plain numbers for the schema.
 async function readValidate(store: FileStore, file: string): Promise<ValidateReport | null> {
   const text = await readTextIfExists(store, file);
   if (text === null) return null;
-  return parseWith(ValidateReportSchema, JSON.parse(JSON.stringify(parseJsonText(text, { file }))), { file });
+  return parseJsonAs(ValidateReportSchema, text, { file });
 }
 
 // The new folder takes the old one's place only once it is complete.

@@ -9,6 +9,7 @@
  *                                    rows/{rows.jsonl, episode.json, step_*.png}
  * <run>/_work/<task_id>.<gen>.claim  an episode in progress, claimed (and <run>/_work/<task_id>.<gen>/ its recording)
  * <run>/_aside/, <run>/_quarantine/  unfinished episodes of dead writers, and finished ones gone bad: kept, never deleted
+ *                                    (as <task_id>[.<gen>].<why>.<time>.<pid>-<random>/, see keptName)
  * <run>_judge/<task_id>.json         a judge record; _validate.json: the judge against the verifiers
  * <run>_judge/_episodes/<task_id>.json  the episode that record judged (episode identity)
  * <run>_judge/lab/                   the judge lab: lab.json, lab.html, <variant>/ records and _variant.json
@@ -17,6 +18,7 @@
  * ```
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { assertPlainName } from '../names';
 import { pyPathStr } from '../py/path';
@@ -29,6 +31,16 @@ export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.results
 
 /** The dirs of a run dir that are the library's own, not episodes (names starting with `_` are never a task id's). */
 export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quarantine: '_quarantine' });
+
+/**
+ * The name of something kept under `_aside/` or `_quarantine/`: `<what>.<why>.<UTC time>.<pid>-<random>`, e.g.
+ * `t1.3.stale.20261203T171500123Z.4242-9f0c`. The pid and random part keep apart two processes (or two calls)
+ * that keep the same task in the same millisecond, so a rename into place never meets an existing name.
+ */
+export function keptName(what: string, why: string): string {
+  const time = new Date().toISOString().replace(/[-:.]/g, '');
+  return `${what}.${why}.${time}.${process.pid}-${randomBytes(2).toString('hex')}`;
+}
 
 /** The file names inside an episode directory. */
 export const EPISODE_FILES = Object.freeze({

@@ -9,7 +9,7 @@ import PQueue from 'p-queue';
 import type { z } from 'zod';
 import { InputError, describeError } from '../errors';
 import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonl, parseJsonText, parseWith, readJsonFile } from '../io';
+import { parseJsonAs, parseJsonl, readJsonFile } from '../io';
 import { isPlainName } from '../names';
 import { pyTruthy } from '../py/repr';
 import { compareCodePoints } from '../py/text';
@@ -213,9 +213,7 @@ async function readOptional<S extends z.ZodType>(
       if (missing) report({ file, problem: missing });
       return null;
     }
-    // Python's floats (`1.0` in the figures validate writes) parse as PyFloat: as plain numbers for the schema.
-    const value = JSON.parse(JSON.stringify(parseJsonText(text, { file }))) as unknown;
-    return parseWith(schema, value, { file });
+    return parseJsonAs(schema, text, { file });
   } catch (error) {
     report(issueOf(error, file));
     return null;
