@@ -13,7 +13,7 @@ import PQueue from 'p-queue';
 import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { openEpisodePage } from '../src/agent/browser';
-import type { Task } from '../src/schemas';
+import type { Task } from '../src/core/schemas';
 import { descendantsCpu, processCpu } from './proc-cpu';
 
 const STEPS = 6;

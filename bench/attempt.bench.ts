@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
 import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { openEpisodePage } from '../src/agent/browser';
-import type { Task } from '../src/schemas';
+import type { Task } from '../src/core/schemas';
 import { fixtureTask, startFixtureSite } from '../test/agent-fixture';
 import { sizing } from './attempt-sizing';
 

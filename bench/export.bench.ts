@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { exportDataset, writeRows } from '../src/index';
-import { pyDumps } from '../src/py/json';
+import { pyDumps } from '../src/core/py/json';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 27644);
 const PER_EPISODE = 8;

@@ -1,6 +1,6 @@
 /**
  * Step 2, attempt (DESIGN.md §5): a browser agent works each task in Chromium and records the episode; the
- * task's verifier is checked against the server's evidence. Internals live in `src/agent/` and `src/verify.ts`.
+ * task's verifier is checked against the server's evidence. Internals live in `src/agent/` and `src/agent/verify.ts`.
  * @module
  */
 export { attempt, type AttemptEvent, type AttemptOptions, type AttemptSummary, type FinishedTotals } from './agent/attempt';
@@ -24,5 +24,5 @@ export type {
   SessionEvidence,
   StepRecord,
 } from './agent/types';
-export { verifyEpisode, type CheckResult, type EpisodeEvidence, type StateReader, type VerifyResult } from './verify';
+export { verifyEpisode, type CheckResult, type EpisodeEvidence, type StateReader, type VerifyResult } from './agent/verify';
 export { OutsideSiteError } from './agent/site-boundary';

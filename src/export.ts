@@ -1,7 +1,7 @@
 /**
  * Sharing the data (issue 15): `exportDataset` writes a run as a folder that `datasets.load_dataset(DIR)` and the
  * Hugging Face Hub read as is, with the provenance of every row; `loadSteps`/`loadEpisodes` read it back.
- * Internals live in `src/export/` and `src/provenance.ts`.
+ * Internals live in `src/export/` and `src/rows/provenance.ts`.
  * @module
  */
 export {
@@ -16,4 +16,4 @@ export {
   type LoadOptions,
   type StepRow,
 } from './export/index';
-export { ProvenanceSchema, type Provenance } from './provenance';
+export { ProvenanceSchema, type Provenance } from './rows/provenance';

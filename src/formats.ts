@@ -23,6 +23,6 @@ export {
   JudgeSummarySchema,
   RowsReportSchema,
   ValidateReportSchema,
-} from './schemas';
+} from './core/schemas';
 export { LabReportSchema } from './lab';
-export { ProvenanceSchema } from './provenance';
+export { ProvenanceSchema } from './rows/provenance';

@@ -305,14 +305,14 @@ export {
 } from './shards';
 
 // Errors: each names what failed and where.
-export { InputError, type InputLocation } from './errors';
+export { InputError, type InputLocation } from './core/errors';
 export { ShardError, SlurmSubmitError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { OutsideSiteError } from './attempt';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';
-export { UnsafeNameError, isPlainName, assertPlainName } from './names';
+export { UnsafeNameError, isPlainName, assertPlainName } from './core/names';
 
 // Types of every file format: `z.infer` of the zod schemas, which `miniweb-taskgen/schemas` exports.
 export type {
@@ -347,4 +347,4 @@ export type {
   JudgeScore,
   JudgeScoreWithIntervals,
   ValidateReport,
-} from './schemas';
+} from './core/schemas';

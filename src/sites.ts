@@ -1,12 +1,12 @@
 /**
- * Sites and context: where sitemaps, pages and the split come from (`src/source/`), each site's context for the
- * proposer (`src/context.ts`), and mapping any website into a MiniWeb sitemap (`src/crawl.ts`).
+ * Sites and context: where sitemaps, pages and the split come from (`src/sites/`), each site's context for the
+ * proposer (`src/sites/context.ts`), and mapping any website into a MiniWeb sitemap (`src/sites/crawl.ts`).
  * @module
  */
-export type { SiteSource } from './source/types';
-export { miniwebSource, type MiniwebSourceOptions } from './source/miniweb';
-export { memorySource, type MemorySourceOptions } from './source/memory';
-export { PageDecodeError, PageFetchError, PageNotFoundError } from './source/errors';
-export { checkSitemap, parseSitemap } from './source/sitemap';
-export { siteContext, visibleText, type SiteContext, type SiteContextOptions } from './context';
-export { crawlSite, type CrawlOptions } from './crawl';
+export type { SiteSource } from './sites/types';
+export { miniwebSource, type MiniwebSourceOptions } from './sites/miniweb';
+export { memorySource, type MemorySourceOptions } from './sites/memory';
+export { PageDecodeError, PageFetchError, PageNotFoundError } from './sites/errors';
+export { checkSitemap, parseSitemap } from './sites/sitemap';
+export { siteContext, visibleText, type SiteContext, type SiteContextOptions } from './sites/context';
+export { crawlSite, type CrawlOptions } from './sites/crawl';

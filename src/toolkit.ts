@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { paramsObject, safeDecode, type RequestFields } from './agent/request-fields';
-export { collapse, parseHtml, scanElements, type StaticElement, type StaticOption } from './crawl/elements';
-export { ZERO_USAGE } from './llm/types';
+export { collapse, parseHtml, scanElements, type StaticElement, type StaticOption } from './sites/elements';
+export { ZERO_USAGE } from './models/types';
 export { escapeHtml } from './report/html';
-export { cpSlice } from './py/text';
+export { cpSlice } from './core/py/text';

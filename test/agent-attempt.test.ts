@@ -7,7 +7,7 @@ import { attempt, browserHost, scriptedPolicy, type AttemptEvent, type BrowserHo
 import { STATIC_PATH } from '../src/agent/evidence';
 import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
 import { judgePrompt } from '../src/judge';
-import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/schemas';
+import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/core/schemas';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 
 let site: FixtureSite;

@@ -3,7 +3,7 @@ import { browserHost, type BrowserHost, type BrowserRequest, type Observation } 
 import { performAction } from '../src/agent/actions';
 import { openEpisodePage, type EpisodePage } from '../src/agent/browser';
 import { formatElement, observe } from '../src/agent/observe';
-import type { Action } from '../src/schemas';
+import type { Action } from '../src/core/schemas';
 import { startFixtureSite, type FixtureSite } from './agent-fixture';
 
 let site: FixtureSite;

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Task } from '../src/schemas';
+import type { Task } from '../src/core/schemas';
 
 /** A request the fixture server received. */
 export interface ServedRequest {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempt, browserHost, qwenPolicy, type BrowserHost } from '../src/index';
 import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
-import { fakeLLM } from '../src/llm/fake';
-import { RowSchema } from '../src/schemas';
+import { fakeLLM } from '../src/models/fake';
+import { RowSchema } from '../src/core/schemas';
 import { startFakeOpenAI, type FakeServer } from './fakes/index';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError, UnsafeNameError, assertPlainName, memoryStore, nodeStore, readJsonl, type FileStore, type JsonlIssue } from '../src/index';
 import { TaskSchema, SitemapSchema } from '../src/formats';
-import { readJsonFile, readJsonFileIfExists } from '../src/io';
+import { readJsonFile, readJsonFileIfExists } from '../src/core/io';
 
 const task = (id: string) =>
   JSON.stringify({ kind: 'proposed', task_id: id, site: 's', sites: ['s'], macro: 'proposed', macros: [], instruction: 'Find the price of X', start_path: '/sites/s/', task_kind: 'info', verifier: null });

@@ -7,7 +7,7 @@ import { parseVerdict } from '../src/judge/episode';
 import { formatAnswer } from '../src/judge/format';
 import { formatJudgeSummary } from '../src/judge/run';
 import { chooseScreenshots } from '../src/judge/screenshots';
-import { parsePyJson } from '../src/py/json';
+import { parsePyJson } from '../src/core/py/json';
 import { fakePng, recordText, tempDir, writeRun } from './helpers/runs';
 
 const j = (text: string) => parsePyJson(text) as never;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LLMError, openaiCompatible } from '../src/index';
-import { toJsonSchema } from '../src/llm/json-schema';
+import { toJsonSchema } from '../src/models/json-schema';
 import { base64Of, makeImage, startFakeOpenAI, type FakeServer } from './fakes/index';
 
 const KEY = 'sk-test-SECRET123';

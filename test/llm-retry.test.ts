@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LLMError, type RetryEvent } from '../src/index';
 import { callWithRetry } from '../src/models';
-import { parseRetryAfter, toLLMError } from '../src/llm/errors';
-import { retryDelay } from '../src/llm/retry';
+import { parseRetryAfter, toLLMError } from '../src/models/errors';
+import { retryDelay } from '../src/models/retry';
 
 const who = { provider: 'test', model: 'm-1' };
 const httpError = (status: number, retryAfter?: number) =>

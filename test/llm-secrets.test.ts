@@ -4,7 +4,7 @@ import path from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gemini, LLMError, openaiCompatible, type LanguageModel, type RetryEvent } from '../src/index';
-import { scrubSecrets } from '../src/llm/errors';
+import { scrubSecrets } from '../src/models/errors';
 import { startFakeGemini, startFakeOpenAI, type FakeReply, type FakeServer } from './fakes/index';
 
 const KEY = 'sk-test-SECRET123';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, fakeLLM, formatUsage, gemini, UsageMeter, withUsage } from '../src/index';
-import { priceOf } from '../src/llm/prices';
+import { priceOf } from '../src/models/prices';
 import { startFakeGemini, type FakeServer } from './fakes/index';
 
 let server: FakeServer | undefined;

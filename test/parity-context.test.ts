@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memorySource, siteContext, visibleText } from '../src/index';
-import { PyRandom } from '../src/py/random';
+import { PyRandom } from '../src/core/py/random';
 import { runPython } from './helpers/python';
 
 const SNIPPETS: Array<[string, number]> = [

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeLLM, judgeEpisode } from '../src/index';
 import { formatActions, formatChanges, formatLog, lastSeen } from '../src/judge';
-import { PyFloat } from '../src/py/float';
-import { parsePyJson, pyDumps } from '../src/py/json';
+import { PyFloat } from '../src/core/py/float';
+import { parsePyJson, pyDumps } from '../src/core/py/json';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 
@@ -133,7 +133,7 @@ emit(res)
       expect(rec, ep.taskId).toEqual(p.rec);
     }
     const pyFiles = (await fs.readdir(`${run}_judge_py`)).sort();
-    // Beside the seed's records: their episode bindings (src/episode-id.ts), one per record.
+    // Beside the seed's records: their episode bindings (src/files/episode-id.ts), one per record.
     expect((await fs.readdir(judgeDir)).sort()).toEqual(['_episodes', ...pyFiles]);
     expect((await fs.readdir(path.join(judgeDir, '_episodes'))).sort()).toEqual(pyFiles);
     expect(pyFiles.length).toBeGreaterThan(40);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PyFloat, floatRepr } from '../src/py/float';
-import { pyUnescape } from '../src/py/html';
-import { PyJsonError, parsePyJson, pyDict, pyDumps, pyErrorName, pyKeys } from '../src/py/json';
-import { pyPathStr } from '../src/py/path';
-import { PyRandom } from '../src/py/random';
-import { isDict, pyDictGet, pyEquals, pyIn, pyRepr, pyStr, pyTruthy, pyTypeName } from '../src/py/repr';
-import { pyRound } from '../src/py/round';
-import { collapseWhitespace, compareCodePoints, cpLength, cpSlice, pyIsBlank, pyStrip } from '../src/py/text';
+import { PyFloat, floatRepr } from '../src/core/py/float';
+import { pyUnescape } from '../src/core/py/html';
+import { PyJsonError, parsePyJson, pyDict, pyDumps, pyErrorName, pyKeys } from '../src/core/py/json';
+import { pyPathStr } from '../src/core/py/path';
+import { PyRandom } from '../src/core/py/random';
+import { isDict, pyDictGet, pyEquals, pyIn, pyRepr, pyStr, pyTruthy, pyTypeName } from '../src/core/py/repr';
+import { pyRound } from '../src/core/py/round';
+import { collapseWhitespace, compareCodePoints, cpLength, cpSlice, pyIsBlank, pyStrip } from '../src/core/py/text';
 import { runPython } from './helpers/python';
 
 const DOCS = [

@@ -18,7 +18,7 @@ import {
   type JudgeEvent,
   type RowsEvent,
 } from '../src/index';
-import { bindJudgeRecord, judgeRecordState } from '../src/episode-id';
+import { bindJudgeRecord, judgeRecordState } from '../src/files/episode-id';
 import { scanRun } from '../src/agent/run-dir';
 import { runCli } from './helpers/cli';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';

@@ -13,7 +13,7 @@ import { validate } from '../src/validate';
 import { writeReport, type ReportIssue } from '../src/index';
 import { readReportEpisode, readRunForReport } from '../src/report';
 import { reportScores } from '../src/report/write';
-import type { ValidateReport } from '../src/schemas';
+import type { ValidateReport } from '../src/core/schemas';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlSite, verifyEpisode, type Change, type LogEntry } from '../src/index';
-import { pageControls } from '../src/crawl';
-import { pageElements } from '../src/crawl/elements';
+import { pageControls } from '../src/sites/crawl';
+import { pageElements } from '../src/sites/elements';
 
 const PAGES: Record<string, string> = {
   '/site/': `<html><head><title>Home</title><meta name="application-name" content="Tiny Site"></head><body>

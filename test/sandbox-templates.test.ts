@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteCatalog, TEMPLATES, normInstruction, sandboxEvidence, sandboxSource, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 import { parse } from 'node-html-parser';
 import { isPlainName } from '../src/index';
-import { pageControls } from '../src/crawl';
+import { pageControls } from '../src/sites/crawl';
 import { gradeOracle } from './helpers/sandbox';
 
 let sandbox: SandboxServer;

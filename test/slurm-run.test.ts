@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shellQuote } from '../src/slurm/plan';
+import { shellQuote } from '../src/shards/slurm/plan';
 import { finish, spawnScript, type Finished } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from './helpers/slurm';

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ElementHandle } from 'playwright-core';
-import type { Action } from '../schemas';
+import type { Action } from '../core/schemas';
 import { elementExpression } from './page-script';
 import { PageGoneError, rethrowGone } from './page-util';
 import type { PageWatch } from './page-watch';

@@ -4,14 +4,14 @@
  * @module
  */
 import PQueue from 'p-queue';
-import { describeError } from '../errors';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
-import { assertPlainName } from '../names';
-import type { Episode, Outcome, Task } from '../schemas';
-import { shardTasks, type Shard } from '../shard';
-import type { SiteSource } from '../source/types';
+import { describeError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
+import { assertPlainName } from '../core/names';
+import type { Episode, Outcome, Task } from '../core/schemas';
+import { shardTasks, type Shard } from '../shards/shard';
+import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
 import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';

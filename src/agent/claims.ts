@@ -19,11 +19,11 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { FileStore } from '../fs/types';
-import { isNotFound, readTextIfExists } from '../fs/types';
-import { RUN_DIRS, keptName } from '../fs/layout';
+import type { FileStore } from '../files/types';
+import { isNotFound, readTextIfExists } from '../files/types';
+import { RUN_DIRS, keptName } from '../files/layout';
 
-/** Claims and staging dirs of episodes in progress, under the run dir (named in `src/fs/layout.ts`). */
+/** Claims and staging dirs of episodes in progress, under the run dir (named in `src/files/layout.ts`). */
 export const WORK_DIR = RUN_DIRS.work;
 /** Partial episodes of dead processes, and duplicates, moved out of the way under the run dir. */
 export const ASIDE_DIR = RUN_DIRS.aside;

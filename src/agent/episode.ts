@@ -7,11 +7,11 @@
  * rows still show it in their history, as the model saw it. An action that parsed but failed keeps its row.
  * @module
  */
-import type { FileStore } from '../fs/types';
-import { addUsage, ZERO_USAGE, type Usage } from '../llm/types';
-import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../schemas';
-import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from '../verify';
-import { describeError } from '../errors';
+import type { FileStore } from '../files/types';
+import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
+import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
+import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
+import { describeError } from '../core/errors';
 import { performAction } from './actions';
 import { openEpisodePage, type BrowserHost, type EpisodePage } from './browser';
 import { observe } from './observe';

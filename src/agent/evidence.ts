@@ -4,7 +4,7 @@
  * data changes, so `changes` stays empty.
  * @module
  */
-import type { LogEntry } from '../schemas';
+import type { LogEntry } from '../core/schemas';
 import { addField, paramsObject, safeDecode, type RequestFields } from './request-fields';
 import type { BrowserRequest, EvidenceProvider, EvidenceSession } from './types';
 

@@ -16,7 +16,7 @@ import {
   TypeActionSchema,
   type Action,
   type ActionKind,
-} from '../schemas';
+} from '../core/schemas';
 
 /** The result of {@link parseAction}: an action, or an error message for the policy. */
 export type ParsedAction = { readonly action: Action; readonly error?: undefined } | { readonly action?: undefined; readonly error: string };

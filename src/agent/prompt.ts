@@ -3,7 +3,7 @@
  * the previous actions with their errors, the current observation). `qwenPolicy` sends it; rows record it.
  * @module
  */
-import type { Task } from '../schemas';
+import type { Task } from '../core/schemas';
 import { actionJson } from './parse-action';
 import type { Observation, StepRecord } from './types';
 

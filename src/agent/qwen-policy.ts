@@ -3,8 +3,8 @@
  * (vLLM, SGLang...), with the agent prompt and the screenshot.
  * @module
  */
-import { openaiCompatible } from '../llm/openai-compatible';
-import type { LanguageModel } from '../llm/types';
+import { openaiCompatible } from '../models/openai-compatible';
+import type { LanguageModel } from '../models/types';
 import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
 import { EpisodeRecorder } from './recorder';
 import type { Policy } from './types';

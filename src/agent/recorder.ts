@@ -5,9 +5,9 @@
  * @module
  */
 import path from 'node:path';
-import type { FileStore } from '../fs/types';
-import type { Episode, GradeInputs, Row } from '../schemas';
-import { EPISODE_FILES } from '../fs/layout';
+import type { FileStore } from '../files/types';
+import type { Episode, GradeInputs, Row } from '../core/schemas';
+import { EPISODE_FILES } from '../files/layout';
 
 /** Everything written when an episode ends. */
 export interface EpisodeRecord {

@@ -12,13 +12,13 @@
  * @module
  */
 import path from 'node:path';
-import type { FileStore } from '../fs/types';
-import { readTextIfExists } from '../fs/types';
-import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../schemas';
-import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../episode-id';
-import { InputError } from '../errors';
-import { parseJsonText, parseWith } from '../io';
-import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../fs/layout';
+import type { FileStore } from '../files/types';
+import { readTextIfExists } from '../files/types';
+import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../core/schemas';
+import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
+import { InputError } from '../core/errors';
+import { parseJsonText, parseWith } from '../core/io';
+import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../files/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
 
 /** A finished episode found in the run directory. */

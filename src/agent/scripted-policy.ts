@@ -2,7 +2,7 @@
  * A policy that replays a script, for tests and demos: a list of actions (or raw replies) or a function.
  * @module
  */
-import type { Action } from '../schemas';
+import type { Action } from '../core/schemas';
 import { actionJson } from './parse-action';
 import type { Policy, PolicyInput } from './types';
 

@@ -3,8 +3,8 @@
  * evidence of an episode is collected.
  * @module
  */
-import type { Usage } from '../llm/types';
-import type { Action, Change, LogEntry, Task } from '../schemas';
+import type { Usage } from '../models/types';
+import type { Action, Change, LogEntry, Task } from '../core/schemas';
 
 /** An interactive element of the page, numbered for the agent: `[12] button "Add to cart"`. */
 export interface ObservedElement {

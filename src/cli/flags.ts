@@ -1,6 +1,6 @@
 /** Flag parsers the subcommands share. @module */
 import { InvalidArgumentError, type Command } from 'commander';
-import { DEFAULT_TIMEOUT_MS } from '../llm/types';
+import { DEFAULT_TIMEOUT_MS } from '../models/types';
 
 /** A commander parser for an integer flag of at least `min`. */
 export function integer(min: number): (value: string) => number {

@@ -1,7 +1,7 @@
 /** Small formatters that several commands print with. @module */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Interval } from '../schemas';
+import type { Interval } from '../core/schemas';
 
 /** A confidence interval as `[0.812, 0.934]`, or `[-]` when there is none. */
 export function interval(ci: Interval): string {

@@ -5,14 +5,14 @@
  * @module
  */
 import type { Command } from 'commander';
-import { formatFailure } from '../failures';
+import { formatFailure } from '../models/failures';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { formatLab } from '../lab/format';
 import { judgeLab } from '../lab/lab';
-import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
-import { createLimiter } from '../llm/limiter';
-import type { LanguageModel } from '../llm/types';
-import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
+import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
+import { createLimiter } from '../models/limiter';
+import type { LanguageModel } from '../models/types';
+import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { fileUrl } from './format';
 import { integer, timeoutOption } from './flags';
 import type { JudgeFlags } from './judge';

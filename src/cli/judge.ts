@@ -5,13 +5,13 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { formatFailure } from '../failures';
+import { formatFailure } from '../models/failures';
 import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
-import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
-import type { LanguageModel } from '../llm/types';
-import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
-import type { JudgeSummary } from '../schemas';
+import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
+import type { LanguageModel } from '../models/types';
+import { UsageMeter, formatUsage, withUsage } from '../models/usage';
+import type { JudgeSummary } from '../core/schemas';
 import { integer, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';

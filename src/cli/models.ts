@@ -3,12 +3,12 @@
  * {@link LanguageModel}, with a one-line description to print. Keys come from the environment only.
  * @module
  */
-import { scrubSecrets } from '../llm/errors';
-import { DEFAULT_GEMINI_MODEL, GEMINI_KEY_ENV, gemini } from '../llm/gemini';
-import type { Limiter } from '../llm/limiter';
-import { openaiCompatible } from '../llm/openai-compatible';
-import type { RetryOptions } from '../llm/retry';
-import type { LanguageModel } from '../llm/types';
+import { scrubSecrets } from '../models/errors';
+import { DEFAULT_GEMINI_MODEL, GEMINI_KEY_ENV, gemini } from '../models/gemini';
+import type { Limiter } from '../models/limiter';
+import { openaiCompatible } from '../models/openai-compatible';
+import type { RetryOptions } from '../models/retry';
+import type { LanguageModel } from '../models/types';
 
 /** The OpenAI API, for `gpt-*` and `o*` models given without `--endpoint`. */
 export const OPENAI_API_URL = 'https://api.openai.com/v1';

@@ -1,9 +1,9 @@
 /** The flags of `taskgen pipeline`: their declaration, types and defaults. @module */
 import { Option, type Command } from 'commander';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
-import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
+import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { DEFAULT_BUDGET } from '../rows';
-import type { Shard } from '../shard';
+import type { Shard } from '../shards/shard';
 import { integer, numberBetween, timeoutOption } from './flags';
 import { shardOptions } from './shard';
 

@@ -7,7 +7,7 @@
 import { PRESET_NAMES } from '../judge/variant';
 import { formatLab } from '../lab/format';
 import { judgeLab } from '../lab/lab';
-import type { LanguageModel } from '../llm/types';
+import type { LanguageModel } from '../models/types';
 import { pipelineLayout } from '../pipeline/layout';
 import { fileUrl } from './format';
 

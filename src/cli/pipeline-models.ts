@@ -3,8 +3,8 @@
  * fails at once), and the check that a run without `--sandbox` names its sites, server and agent.
  * @module
  */
-import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
-import { createLimiter } from '../llm/limiter';
+import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
+import { createLimiter } from '../models/limiter';
 import type { PipelineStage } from '../pipeline/types';
 import { resolveModel } from './models';
 import type { PipelineFlags } from './pipeline-flags';

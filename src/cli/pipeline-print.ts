@@ -3,7 +3,7 @@
  * when it ends, and the final summary (counts, rates, tokens, cost, wall time, where every output is).
  * @module
  */
-import { formatCount, formatUsage } from '../llm/usage';
+import { formatCount, formatUsage } from '../models/usage';
 import type { PipelineEvent, PipelineStage, PipelineSummary, StageSummaries } from '../pipeline/types';
 import { attemptPrinter } from './attempt';
 import { fileUrl, interval } from './format';

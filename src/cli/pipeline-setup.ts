@@ -5,10 +5,10 @@
  */
 import { browserEvidence } from '../agent/evidence';
 import type { EvidenceProvider } from '../agent/types';
-import { UsageMeter } from '../llm/usage';
+import { UsageMeter } from '../models/usage';
 import type { PipelineConfig, PipelineStage } from '../pipeline/types';
-import { memorySource } from '../source/memory';
-import { miniwebSource } from '../source/miniweb';
+import { memorySource } from '../sites/memory';
+import { miniwebSource } from '../sites/miniweb';
 import type { PipelineFlags } from './pipeline-flags';
 import type { RealModels, Runs } from './pipeline-models';
 import { loadSandbox, type SandboxSetup } from './sandbox';

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { assertPlainName } from '../names';
+import { assertPlainName } from '../core/names';
 import { pipelineLayout } from '../pipeline/layout';
 import { pipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';

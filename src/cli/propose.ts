@@ -5,11 +5,11 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { DEFAULT_GEMINI_MODEL } from '../llm/gemini';
-import { UsageMeter, formatUsage, withUsage } from '../llm/usage';
-import { formatFailure } from '../failures';
+import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
+import { UsageMeter, formatUsage, withUsage } from '../models/usage';
+import { formatFailure } from '../models/failures';
 import { proposeSites, type ProposeEvent, type ProposeSummary } from '../propose';
-import { miniwebSource } from '../source/miniweb';
+import { miniwebSource } from '../sites/miniweb';
 import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';

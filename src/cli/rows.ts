@@ -5,7 +5,7 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { pyDumps } from '../py/json';
+import { pyDumps } from '../core/py/json';
 import { DEFAULT_BUDGET, writeRows, type RowsEvent } from '../rows';
 import { integer } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';

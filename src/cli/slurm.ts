@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { slurmPlan, shellQuote, SLURM_STAGES, type SlurmAgent, type SlurmPlan, type SlurmStage } from '../slurm/plan';
-import { submitSlurm, writeSlurmScripts, type SlurmJob } from '../slurm/submit';
+import { slurmPlan, shellQuote, SLURM_STAGES, type SlurmAgent, type SlurmPlan, type SlurmStage } from '../shards/slurm/plan';
+import { submitSlurm, writeSlurmScripts, type SlurmJob } from '../shards/slurm/submit';
 import { integer } from './flags';
 import { DEFAULT_PIPELINE_DIR } from './pipeline';
 

@@ -1,6 +1,6 @@
 /** `taskgen status RUN`: progress of a run across its shards, to watch a job array and rerun what died. @module */
 import type { Command } from 'commander';
-import { formatRunStatus, runStatus } from '../status';
+import { formatRunStatus, runStatus } from '../shards/status';
 import { integer } from './flags';
 
 /** Registers `taskgen status`. */

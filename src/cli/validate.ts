@@ -6,12 +6,12 @@
  */
 import type { Command } from 'commander';
 import { formatJudgeSummary } from '../judge/run';
-import { formatUsage } from '../llm/usage';
-import type { JudgeScoreWithIntervals } from '../schemas';
+import { formatUsage } from '../models/usage';
+import type { JudgeScoreWithIntervals } from '../core/schemas';
 import { formatScore, validate } from '../validate';
 import { interval } from './format';
 import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
-import { validateFile } from '../fs/layout';
+import { validateFile } from '../files/layout';
 
 function scoreRow(name: string, s: JudgeScoreWithIntervals): string {
   return (

@@ -5,9 +5,9 @@
  * @module
  */
 import { stringify } from 'yaml';
-import type { Provenance } from '../provenance';
-import { LIBRARY } from '../provenance';
-import type { JudgeScoreWithIntervals, RowsReport, ValidateReport } from '../schemas';
+import type { Provenance } from '../rows/provenance';
+import { LIBRARY } from '../rows/provenance';
+import type { JudgeScoreWithIntervals, RowsReport, ValidateReport } from '../core/schemas';
 import { featuresToYaml, type Features } from './features';
 
 /** One split of a config, as written. */

@@ -7,13 +7,13 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { InputError } from '../errors';
-import { nodeStore } from '../fs/node';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../io';
-import { judgeDirOf } from '../fs/layout';
-import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../provenance';
-import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../schemas';
+import { InputError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../core/io';
+import { judgeDirOf } from '../files/layout';
+import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../rows/provenance';
+import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
 import { datasetCard, type CardConfig } from './card';
 import { EPISODE_FEATURES, STEP_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';

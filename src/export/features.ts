@@ -4,7 +4,7 @@
  * (`Features._to_yaml_list()`), and the Parquet schema itself (what Arrow writes for those types).
  * @module
  */
-import { PROVENANCE_FIELDS, type Provenance } from '../provenance';
+import { PROVENANCE_FIELDS, type Provenance } from '../rows/provenance';
 
 /** One element of a Parquet schema (the Thrift `SchemaElement` fields the export uses). */
 export interface SchemaElement {

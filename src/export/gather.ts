@@ -6,14 +6,14 @@
  * @module
  */
 import path from 'node:path';
-import { InputError } from '../errors';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonl, readJsonFileIfExists, readJsonl } from '../io';
-import { isPlainName } from '../names';
-import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../provenance';
-import { pyDumps } from '../py/json';
-import { pyTruthy } from '../py/repr';
-import { GradeInputsSchema, ResultLineSchema, RowSchema, RowsReportSchema, type Episode, type JudgeRecord, type Row } from '../schemas';
+import { InputError } from '../core/errors';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
+import { isPlainName } from '../core/names';
+import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
+import { pyDumps } from '../core/py/json';
+import { pyTruthy } from '../core/py/repr';
+import { GradeInputsSchema, ResultLineSchema, RowSchema, RowsReportSchema, type Episode, type JudgeRecord, type Row } from '../core/schemas';
 
 /** One episode of the plan. */
 export interface PlannedEpisode {

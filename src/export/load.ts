@@ -5,8 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Provenance } from '../provenance';
-import type { RowMessage } from '../schemas';
+import type { Provenance } from '../rows/provenance';
+import type { RowMessage } from '../core/schemas';
 
 /** An image as the Hugging Face Image feature stores it. */
 export interface ImageValue {

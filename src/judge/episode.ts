@@ -1,22 +1,22 @@
 /** Judging one episode: the seed's `judge_episode`. @module */
 import path from 'node:path';
-import { bindJudgeRecord, episodeIdOf, judgeRecordState, type JudgeRecordState } from '../episode-id';
-import { InputError } from '../errors';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { readJsonFileIfExists } from '../io';
-import { stopsStage } from '../failures';
-import { LLMError, type ImageInput, type LanguageModel } from '../llm/types';
-import { assertPlainName } from '../names';
-import { parsePyJson, pyDumps, pyErrorName } from '../py/json';
-import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
-import { cpSlice, pyStrip } from '../py/text';
-import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../schemas';
+import { bindJudgeRecord, episodeIdOf, judgeRecordState, type JudgeRecordState } from '../files/episode-id';
+import { InputError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { readJsonFileIfExists } from '../core/io';
+import { stopsStage } from '../models/failures';
+import { LLMError, type ImageInput, type LanguageModel } from '../models/types';
+import { assertPlainName } from '../core/names';
+import { parsePyJson, pyDumps, pyErrorName } from '../core/py/json';
+import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../core/py/repr';
+import { cpSlice, pyStrip } from '../core/py/text';
+import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
 import { listScreenshots } from './screenshots';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
-import { episodeFile, judgeRecordFile } from '../fs/layout';
+import { episodeFile, judgeRecordFile } from '../files/layout';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
@@ -223,7 +223,7 @@ function variantFields(variant: JudgeVariant, votes: readonly Vote[], provider: 
  * chosen screenshots as PNG images) until the reply carries a verdict. The record
  * (`{task_id, predicted_label, verdict, response, model}`) is written, as `json.dumps(rec, indent=1,
  * ensure_ascii=False)`, only when there is a verdict; without one it is returned with `verdict: false`.
- * Episode identity (`src/episode-id.ts`): the record is bound to the episode it judged in
+ * Episode identity (`src/files/episode-id.ts`): the record is bound to the episode it judged in
  * `<judgeDir>/_episodes/<task_id>.json`; a record bound to another episode is stale and judged again.
  * @example
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });

@@ -4,9 +4,9 @@
  * `in` tests with `0 == False`.
  * @module
  */
-import { pyDict, pyDumps, pyEntries, pyKeys } from '../py/json';
-import { isDict, pyDictGet, pyIn, pyOr, pyStr, pyTruthy, pyTypeName } from '../py/repr';
-import { cpSlice } from '../py/text';
+import { pyDict, pyDumps, pyEntries, pyKeys } from '../core/py/json';
+import { isDict, pyDictGet, pyIn, pyOr, pyStr, pyTruthy, pyTypeName } from '../core/py/repr';
+import { cpSlice } from '../core/py/text';
 
 /** The seed's `SKIP_PATH`: static files and admin endpoints are not evidence. Python's `$` also matches before a final newline. */
 export const SKIP_PATH = /^\/(_admin|static|favicon)|\.(css|js|png|jpg|svg|ico|woff2?)(?=\n?$)/;

@@ -3,8 +3,8 @@
  * `PROMPT_JUDGE.format(...)`: the prompt the user validated against the verifiers.
  * @module
  */
-import type { GradeInputs } from '../schemas';
-import { cpSlice } from '../py/text';
+import type { GradeInputs } from '../core/schemas';
+import { cpSlice } from '../core/py/text';
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- EvidenceError is named by the TSDoc {@link} below
 import { formatActions, formatAnswer, formatChanges, formatLog, lastSeen, type EvidenceError } from './format';
 

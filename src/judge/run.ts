@@ -1,22 +1,22 @@
 /** Judging every episode of a run: the seed's `cmd_judge` and `_instructions`. @module */
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { InputError, describeError } from '../errors';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { readJsonl } from '../io';
-import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from '../failures';
-import type { LanguageModel } from '../llm/types';
-import { assertPlainName, isPlainName } from '../names';
-import { pyNumber } from '../py/float';
-import { pyDumps } from '../py/json';
-import { pyPathStr } from '../py/path';
-import { pyRound } from '../py/round';
-import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../schemas';
-import { shardTasks, type Shard } from '../shard';
+import { InputError, describeError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { readJsonl } from '../core/io';
+import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from '../models/failures';
+import type { LanguageModel } from '../models/types';
+import { assertPlainName, isPlainName } from '../core/names';
+import { pyNumber } from '../core/py/float';
+import { pyDumps } from '../core/py/json';
+import { pyPathStr } from '../core/py/path';
+import { pyRound } from '../core/py/round';
+import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../core/schemas';
+import { shardTasks, type Shard } from '../shards/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
-import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../fs/layout';
+import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
 
 /** What {@link judgeRun} reports while it works. */
 export type JudgeEvent =
@@ -152,7 +152,7 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
  * task id (sorted by name), judged `workers` at a time into `<run>_judge/<task_id>.json` (with a `variant` other
  * than the seed's, into `<run>_judge/lab/<name>/`). One episode's error is reported through `onEvent` and the rest
  * go on; a rerun judges only what has no record yet, or a stale one (made from an earlier recording of the episode:
- * `src/episode-id.ts`). A run dir that does not exist is an error.
+ * `src/files/episode-id.ts`). A run dir that does not exist is an error.
  * @example
  * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
  */

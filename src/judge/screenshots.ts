@@ -1,9 +1,9 @@
 /** Which screenshots of an episode the judge sees: the seed's `_shots`. @module */
 import path from 'node:path';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { pyStrip } from '../py/text';
-import { episodeFile } from '../fs/layout';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { pyStrip } from '../core/py/text';
+import { episodeFile } from '../files/layout';
 
 /** Options of {@link pickScreenshots}. */
 export interface PickScreenshotsOptions {

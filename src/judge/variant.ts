@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../errors';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { parseJsonText, parseWith } from '../io';
-import { isPlainName } from '../names';
+import { InputError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { parseJsonText, parseWith } from '../core/io';
+import { isPlainName } from '../core/names';
 import { SYSTEM_JUDGE } from './prompt';
 
 /** The evidence parts a judge prompt may show (the task itself is always shown). */

@@ -1,6 +1,6 @@
 /** The lab's figures as text, for the CLI to print. @module */
-import { formatCount } from '../llm/usage';
-import type { Interval } from '../schemas';
+import { formatCount } from '../models/usage';
+import type { Interval } from '../core/schemas';
 import { formatP } from './html';
 import type { LabReport } from './types';
 

@@ -1,6 +1,6 @@
 /** `<run>_judge/lab/lab.json`: judge variants measured against the verifiers, and against a baseline. @module */
 import { z } from 'zod';
-import { IntervalSchema, JudgeScoreWithIntervalsSchema } from '../schemas';
+import { IntervalSchema, JudgeScoreWithIntervalsSchema } from '../core/schemas';
 
 /** Calls, tokens and cost a variant spent on the run (from its records, so a resumed lab counts them all). */
 export const LabUsageSchema = z.object({

@@ -6,11 +6,11 @@
 import type { BrowserHost } from '../agent/browser';
 import { qwenPolicy } from '../agent/qwen-policy';
 import type { Policy } from '../agent/types';
-import type { FileStore } from '../fs/types';
-import { readJsonl } from '../io';
-import type { LanguageModel } from '../llm/types';
-import { sumUsage, type UsageMeter, type UsageTotals, withUsage } from '../llm/usage';
-import { TaskSchema, type Task } from '../schemas';
+import type { FileStore } from '../files/types';
+import { readJsonl } from '../core/io';
+import type { LanguageModel } from '../models/types';
+import { sumUsage, type UsageMeter, type UsageTotals, withUsage } from '../models/usage';
+import { TaskSchema, type Task } from '../core/schemas';
 import type { PipelineLayout } from './layout';
 import { PipelineConfigError, type PipelinePlan } from './plan';
 import type { PipelineConfig, PipelineEvent, PipelineStage, StageFigures } from './types';

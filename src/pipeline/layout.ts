@@ -1,7 +1,7 @@
 /** Where the pipeline puts everything: one fixed layout under one work dir. @module */
 import path from 'node:path';
-import { pyPathStr } from '../py/path';
-import { judgeDirOf, rowsReportFile, runFile, validateFile } from '../fs/layout';
+import { pyPathStr } from '../core/py/path';
+import { judgeDirOf, rowsReportFile, runFile, validateFile } from '../files/layout';
 
 /** The paths of a pipeline work dir (POSIX-style, as given). */
 export interface PipelineLayout {

@@ -3,10 +3,10 @@
  * sites and the human tasks, so a bad config fails at once and not hours into a run.
  * @module
  */
-import type { FileStore } from '../fs/types';
-import { parseWith, readJsonl } from '../io';
-import { assertPlainName } from '../names';
-import { TaskSchema, type Task } from '../schemas';
+import type { FileStore } from '../files/types';
+import { parseWith, readJsonl } from '../core/io';
+import { assertPlainName } from '../core/names';
+import { TaskSchema, type Task } from '../core/schemas';
 import { PIPELINE_STAGES, type PipelineConfig, type PipelineStage } from './types';
 
 /** A pipeline config that cannot run: what is missing or wrong, and how to fix it. */

@@ -1,7 +1,7 @@
 /** `pipeline(config)`: propose → attempt → judge → validate → rows → report on one work dir. @module */
 import { browserHost, isBrowserHost } from '../agent/browser';
-import { nodeStore } from '../fs/node';
-import { UsageMeter } from '../llm/usage';
+import { nodeStore } from '../files/node';
+import { UsageMeter } from '../models/usage';
 import type { StageContext } from './context';
 import { pipelineLayout } from './layout';
 import { planPipeline } from './plan';

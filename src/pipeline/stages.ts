@@ -3,16 +3,16 @@
  * it keeps, so the composition resumes as each step does.
  * @module
  */
-import { StageStoppedError, formatFailure, type CallFailure } from '../failures';
+import { StageStoppedError, formatFailure, type CallFailure } from '../models/failures';
 import path from 'node:path';
 import { attempt } from '../agent/attempt';
 import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
-import { withUsage } from '../llm/usage';
+import { withUsage } from '../models/usage';
 import { proposeSites } from '../propose';
 import { writeReport } from '../report/write';
 import { DEFAULT_BUDGET, writeRows } from '../rows';
-import type { Task } from '../schemas';
-import type { Shard } from '../shard';
+import type { Task } from '../core/schemas';
+import type { Shard } from '../shards/shard';
 import { validate } from '../validate';
 import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {

@@ -3,20 +3,20 @@
  * reports and the summary it returns.
  * @module
  */
-import type { CallFailure } from '../failures';
+import type { CallFailure } from '../models/failures';
 import type { AttemptEvent } from '../agent/attempt';
 import type { BrowserHost, BrowserOptions } from '../agent/browser';
 import type { EvidenceProvider, Policy } from '../agent/types';
-import type { FileStore } from '../fs/types';
+import type { FileStore } from '../files/types';
 import type { JudgeEvent } from '../judge/run';
-import type { LanguageModel } from '../llm/types';
-import type { UsageMeter, UsageSummary, UsageTotals } from '../llm/usage';
+import type { LanguageModel } from '../models/types';
+import type { UsageMeter, UsageSummary, UsageTotals } from '../models/usage';
 import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
 import type { RowsEvent } from '../rows';
-import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../schemas';
-import type { Shard } from '../shard';
-import type { SiteSource } from '../source/types';
+import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
+import type { Shard } from '../shards/shard';
+import type { SiteSource } from '../sites/types';
 import type { PipelineLayout } from './layout';
 
 /** The stages, in the order they run. */

@@ -3,10 +3,10 @@
  * @module
  */
 import { z } from 'zod';
-import { InputError } from '../errors';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonText, parseWith } from '../io';
-import { pyIsBlank } from '../py/text';
+import { InputError } from '../core/errors';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { parseJsonText, parseWith } from '../core/io';
+import { pyIsBlank } from '../core/py/text';
 
 /** What reading an existing tasks file reports. */
 export type TasksFileEvent =

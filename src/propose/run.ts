@@ -4,15 +4,15 @@
  * @module
  */
 import PQueue from 'p-queue';
-import { siteContext, type SiteContextOptions } from '../context';
-import { StageGuard, StageStoppedError, type CallFailure } from '../failures';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
-import { assertPlainName } from '../names';
-import { pyDumps } from '../py/json';
-import type { Task } from '../schemas';
-import { PageFetchError, SiteUnreachableError } from '../source/errors';
-import type { SiteSource } from '../source/types';
+import { siteContext, type SiteContextOptions } from '../sites/context';
+import { StageGuard, StageStoppedError, type CallFailure } from '../models/failures';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { assertPlainName } from '../core/names';
+import { pyDumps } from '../core/py/json';
+import type { Task } from '../core/schemas';
+import { PageFetchError, SiteUnreachableError } from '../sites/errors';
+import type { SiteSource } from '../sites/types';
 import { readTasksFile } from './file';
 import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
 

@@ -3,17 +3,17 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { SiteContext } from '../context';
+import type { SiteContext } from '../sites/context';
 import { defaultSitePrefix, outsideSite, siteBoundary } from '../agent/site-boundary';
-import { InputError, describeError } from '../errors';
-import { stopsStage, type CallFailure, type StageStoppedError } from '../failures';
-import type { LanguageModel } from '../llm/types';
-import { parsePyJson, pyErrorName } from '../py/json';
-import { PyRandom } from '../py/random';
-import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../py/repr';
-import { pyRound } from '../py/round';
-import { cpLength, cpSlice, pyStrip } from '../py/text';
-import type { Task } from '../schemas';
+import { InputError, describeError } from '../core/errors';
+import { stopsStage, type CallFailure, type StageStoppedError } from '../models/failures';
+import type { LanguageModel } from '../models/types';
+import { parsePyJson, pyErrorName } from '../core/py/json';
+import { PyRandom } from '../core/py/random';
+import { isDict, pyDictGet, pyOr, pyStr, pyTypeName } from '../core/py/repr';
+import { pyRound } from '../core/py/round';
+import { cpLength, cpSlice, pyStrip } from '../core/py/text';
+import type { Task } from '../core/schemas';
 import type { TasksFileEvent } from './file';
 import { SYSTEM_PROPOSE, proposePrompt } from './prompt';
 

@@ -4,9 +4,9 @@
  * cannot make a report of thousands of episodes unusable.
  * @module
  */
-import { pyDumps, parsePyJson, pyEntries } from '../py/json';
-import { pyTruthy } from '../py/repr';
-import type { Change, JudgeRecord, LogEntry } from '../schemas';
+import { pyDumps, parsePyJson, pyEntries } from '../core/py/json';
+import { pyTruthy } from '../core/py/repr';
+import type { Change, JudgeRecord, LogEntry } from '../core/schemas';
 import type { ReportChange, ReportFieldChange, ReportJudgePart, ReportJudge, ReportRequest } from './types';
 
 /** Longest text shown for one value; the rest is counted, not shown. */

@@ -5,15 +5,15 @@
  * @module
  */
 import path from 'node:path';
-import { InputError } from '../errors';
-import type { FileStore } from '../fs/types';
-import { parseJsonText, readJsonFile } from '../io';
-import { pyNumber } from '../py/float';
-import { GradeInputsSchema, TaskSchema, type GradeInputs, type Task } from '../schemas';
+import { InputError } from '../core/errors';
+import type { FileStore } from '../files/types';
+import { parseJsonText, readJsonFile } from '../core/io';
+import { pyNumber } from '../core/py/float';
+import { GradeInputsSchema, TaskSchema, type GradeInputs, type Task } from '../core/schemas';
 import { MAX_ITEMS, actionView, changeView, clip, isRecord, judgeView, requestView, showValue } from './format';
 import { issueOf, type ReportRunData } from './gather-run';
 import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
-import { EPISODE_FILES } from '../fs/layout';
+import { EPISODE_FILES } from '../files/layout';
 
 /** Options of {@link readReportEpisode}. */
 export interface ReadReportEpisodeOptions {

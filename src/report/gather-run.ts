@@ -7,12 +7,12 @@
 import path from 'node:path';
 import PQueue from 'p-queue';
 import type { z } from 'zod';
-import { InputError, describeError } from '../errors';
-import { readTextIfExists, type FileStore } from '../fs/types';
-import { parseJsonAs, parseJsonl, readJsonFile } from '../io';
-import { isPlainName } from '../names';
-import { pyTruthy } from '../py/repr';
-import { compareCodePoints } from '../py/text';
+import { InputError, describeError } from '../core/errors';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { parseJsonAs, parseJsonl, readJsonFile } from '../core/io';
+import { isPlainName } from '../core/names';
+import { pyTruthy } from '../core/py/repr';
+import { compareCodePoints } from '../core/py/text';
 import {
   JudgeRecordSchema,
   ResultLineSchema,
@@ -23,9 +23,9 @@ import {
   type RowsReport,
   type Task,
   type ValidateReport,
-} from '../schemas';
+} from '../core/schemas';
 import type { ReportIssue } from './types';
-import { EPISODE_MARKERS, JUDGE_FILES, judgeDirOf, recordTaskId, RESULTS_FILES, ROWS_FILES, RUN_FILES } from '../fs/layout';
+import { EPISODE_MARKERS, JUDGE_FILES, judgeDirOf, recordTaskId, RESULTS_FILES, ROWS_FILES, RUN_FILES } from '../files/layout';
 
 /** Options of {@link readRunForReport}. */
 export interface ReadRunForReportOptions {

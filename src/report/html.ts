@@ -6,8 +6,8 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { compareCodePoints } from '../py/text';
-import type { Interval, JudgeScoreWithIntervals } from '../schemas';
+import { compareCodePoints } from '../core/py/text';
+import type { Interval, JudgeScoreWithIntervals } from '../core/schemas';
 import { CLIENT_SCRIPT, DATA_ELEMENT_ID, EPISODE_CALLBACK } from './client';
 import { REPORT_CSS } from './style';
 import type { ReportEpisodeDetail, ReportPageModel, ReportIssue, ReportScores } from './types';

@@ -4,7 +4,7 @@
  * string already formatted for display, so the page only ever sets text, never markup.
  * @module
  */
-import type { JudgeScoreWithIntervals, RowsReport } from '../schemas';
+import type { JudgeScoreWithIntervals, RowsReport } from '../core/schemas';
 
 /** A problem met while reading the run that did not stop the report: shown in it and sent as an event. */
 export interface ReportIssue {

@@ -7,9 +7,9 @@
  */
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { InputError } from '../errors';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
+import { InputError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
 import { readReportEpisode } from './gather-episode';
 import { readRunForReport, trimSlashes, type ReportRunData } from './gather-run';
 import { renderEpisodeScript, renderPage } from './html';

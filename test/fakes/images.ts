@@ -1,6 +1,6 @@
 /** Small real PNG and JPEG images for tests and benchmarks, made with sharp. @module */
 import sharp from 'sharp';
-import type { ImageInput } from '../../src/llm/types';
+import type { ImageInput } from '../../src/models/types';
 
 /** Options of {@link makeImage}. */
 export interface MakeImageOptions {

@@ -6,11 +6,11 @@
  * nothing on the site and ends.
  * @module
  */
-import type { Sitemap, SitemapControl, SitemapPage } from './schemas';
+import type { Sitemap, SitemapControl, SitemapPage } from '../core/schemas';
 import type { HTMLElement } from 'node-html-parser';
-import { collapse, parseHtml, pageTitle, scanElements, type StaticElement } from './crawl/elements';
+import { collapse, parseHtml, pageTitle, scanElements, type StaticElement } from './elements';
 
-export { pageElements, type StaticElement, type StaticOption } from './crawl/elements';
+export { pageElements, type StaticElement, type StaticOption } from './elements';
 
 /** Options of {@link crawlSite}. */
 export interface CrawlOptions {

@@ -3,12 +3,12 @@
  * same sitemap and pages, so proposer prompts match the seed's.
  * @module
  */
-import { assertPlainName } from './names';
-import { pyEntries } from './py/json';
-import { pyOr, pyStr, pyTruthy } from './py/repr';
-import { collapseWhitespace, cpLength, cpSlice, pyStrip } from './py/text';
-import { pyUnescape } from './py/html';
-import type { SiteSource } from './source/types';
+import { assertPlainName } from '../core/names';
+import { pyEntries } from '../core/py/json';
+import { pyOr, pyStr, pyTruthy } from '../core/py/repr';
+import { collapseWhitespace, cpLength, cpSlice, pyStrip } from '../core/py/text';
+import { pyUnescape } from '../core/py/html';
+import type { SiteSource } from './types';
 
 // The seed strips `(?is)<(script|style|noscript|svg)[^>]*>.*?</\1>`. Python's IGNORECASE lets `s` match `ſ` and
 // `i` match `İ` and `ı` (JavaScript's /iu does not), and its backreference compares simple lowercases, so

@@ -1,10 +1,10 @@
 /** MiniWeb's layout: a sitemap directory, a split file, and the sites served over HTTP. @module */
 import path from 'node:path';
-import { readJsonFile } from '../io';
-import { assertPlainName } from '../names';
-import { SplitSchema } from '../schemas';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
+import { readJsonFile } from '../core/io';
+import { assertPlainName } from '../core/names';
+import { SplitSchema } from '../core/schemas';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
 import { PageDecodeError, PageFetchError } from './errors';
 import { parseSitemap } from './sitemap';
 import type { SiteSource } from './types';

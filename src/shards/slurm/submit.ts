@@ -4,8 +4,8 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { nodeStore } from '../fs/node';
-import type { FileStore } from '../fs/types';
+import { nodeStore } from '../../files/node';
+import type { FileStore } from '../../files/types';
 import { SLURM_STAGES, type SlurmPlan, type SlurmStage } from './plan';
 
 /** Writes every script of the plan (atomically; the logs dir too, since Slurm does not make it). */

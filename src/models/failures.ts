@@ -4,8 +4,8 @@
  * when every call so far has failed (a server that is down or hangs), instead of marking each item failed.
  * @module
  */
-import { isFatalLLMError } from './llm/errors';
-import { LLMError, type CompleteOptions, type Completion, type LanguageModel } from './llm/types';
+import { isFatalLLMError } from './errors';
+import { LLMError, type CompleteOptions, type Completion, type LanguageModel } from './types';
 
 /** One failed model call, as the summary and the CLI show it. */
 export interface CallFailure {

@@ -7,7 +7,7 @@
  * absent or empty. Requests the server answered with an error (status 400 or more) did not happen.
  * @module
  */
-import type { AnswerCheck, Change, LogEntry, RequestCheck, Scalar, StateCheck, Verifier } from './schemas';
+import type { AnswerCheck, Change, LogEntry, RequestCheck, Scalar, StateCheck, Verifier } from '../core/schemas';
 
 /** A table's rows now. */
 export type StateReader = (table: string) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { compareCodePoints } from '../py/text';
+import { compareCodePoints } from '../core/py/text';
 import type { CopyMode, DirEntry, FileStore } from './types';
 
 /**

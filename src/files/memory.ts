@@ -1,6 +1,6 @@
 /** An in-memory file store for tests and notebooks. @module */
 import path from 'node:path';
-import { compareCodePoints } from '../py/text';
+import { compareCodePoints } from '../core/py/text';
 import { notFound, type DirEntry, type FileStore } from './types';
 
 /** A {@link FileStore} in memory, with its files exposed for tests. */

@@ -8,16 +8,16 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { provenanceFileOf } from './fs/layout';
+import { provenanceFileOf } from '../files/layout';
 import { z } from 'zod';
-import { version } from '../package.json';
-import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from './episode-id';
-import { InputError } from './errors';
-import type { FileStore } from './fs/types';
-import { readJsonFileIfExists } from './io';
-import { SYSTEM_JUDGE, fillJudgePrompt } from './judge/prompt';
-import { assertPlainName } from './names';
-import { EpisodeSchema, JudgeRecordSchema, type Episode, type JudgeRecord } from './schemas';
+import { version } from '../../package.json';
+import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from '../files/episode-id';
+import { InputError } from '../core/errors';
+import type { FileStore } from '../files/types';
+import { readJsonFileIfExists } from '../core/io';
+import { SYSTEM_JUDGE, fillJudgePrompt } from '../judge/prompt';
+import { assertPlainName } from '../core/names';
+import { EpisodeSchema, JudgeRecordSchema, type Episode, type JudgeRecord } from '../core/schemas';
 
 /** This library's name and version, as provenance records them. */
 export const LIBRARY = Object.freeze({ name: 'miniweb-taskgen', version });

@@ -1,6 +1,6 @@
 /** Reading a sitemap as the seed reads it, for every site source. @module */
-import { parseJsonText, parseWith } from '../io';
-import { SitemapSchema, type Sitemap } from '../schemas';
+import { parseJsonText, parseWith } from '../core/io';
+import { SitemapSchema, type Sitemap } from '../core/schemas';
 
 /**
  * Parses a sitemap's JSON text as Python's `json.loads` does and validates it with {@link SitemapSchema}. The value

@@ -5,14 +5,14 @@
  * @module
  */
 import path from 'node:path';
-import { readClaims, WORK_DIR, type FoundClaim } from './agent/claims';
-import { EPISODE_FILES, RUN_FILES } from './fs/layout';
-import { readFinished } from './agent/run-dir';
-import { InputError } from './errors';
-import { nodeStore } from './fs/node';
-import type { FileStore } from './fs/types';
-import { readJsonl } from './io';
-import { TaskRefSchema } from './schemas';
+import { readClaims, WORK_DIR, type FoundClaim } from '../agent/claims';
+import { EPISODE_FILES, RUN_FILES } from '../files/layout';
+import { readFinished } from '../agent/run-dir';
+import { InputError } from '../core/errors';
+import { nodeStore } from '../files/node';
+import type { FileStore } from '../files/types';
+import { readJsonl } from '../core/io';
+import { TaskRefSchema } from '../core/schemas';
 
 /** Options of {@link runStatus}. */
 export interface RunStatusOptions {

@@ -6,7 +6,7 @@
  * @module
  */
 import path from 'node:path';
-import { assertPlainName } from '../names';
+import { assertPlainName } from '../../core/names';
 
 /** The four jobs of a run, in the order they depend on each other. */
 export const SLURM_STAGES = ['propose', 'attempt', 'judge', 'rows'] as const;

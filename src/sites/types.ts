@@ -1,5 +1,5 @@
 /** Where sites come from: their sitemaps, their pages and the split. @module */
-import type { Sitemap, Split } from '../schemas';
+import type { Sitemap, Split } from '../core/schemas';
 
 /**
  * A site source: MiniWeb's layout (a sitemap dir, a split file, a base URL), the bundled sandbox, a crawled

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { InputError, type InputLocation } from './errors';
-import { readTextIfExists, type FileStore } from './fs/types';
+import { readTextIfExists, type FileStore } from '../files/types';
 import { PyJsonError, parsePyJson } from './py/json';
 import { pyIsBlank } from './py/text';
 

@@ -10,11 +10,11 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { EPISODE_FILES, JUDGE_FILES } from './fs/layout';
-import type { FileStore } from './fs/types';
-import { isNotFound } from './fs/types';
-import { assertPlainName } from './names';
-import { EpisodeBindingSchema } from './schemas';
+import { EPISODE_FILES, JUDGE_FILES } from './layout';
+import type { FileStore } from './types';
+import { isNotFound } from './types';
+import { assertPlainName } from '../core/names';
+import { EpisodeBindingSchema } from '../core/schemas';
 
 /** The files of an episode dir that its id is made from: the episode summary and the judge's evidence. */
 export const EPISODE_ID_FILES = Object.freeze([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs] as const);

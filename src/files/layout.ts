@@ -20,8 +20,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { assertPlainName } from '../names';
-import { pyPathStr } from '../py/path';
+import { assertPlainName } from '../core/names';
+import { pyPathStr } from '../core/py/path';
 
 /** The files of a run dir. */
 export const RUN_FILES = Object.freeze({ tasks: 'tasks.jsonl', results: 'results.jsonl', resultsRegraded: 'results_regraded.jsonl' });

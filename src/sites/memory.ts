@@ -1,8 +1,8 @@
 /** A site source over data in memory, for tests and notebooks. @module */
-import { assertPlainName } from '../names';
-import { parseWith } from '../io';
-import { SplitSchema, type Sitemap, type Split } from '../schemas';
-import { notFound } from '../fs/types';
+import { assertPlainName } from '../core/names';
+import { parseWith } from '../core/io';
+import { SplitSchema, type Sitemap, type Split } from '../core/schemas';
+import { notFound } from '../files/types';
 import { PageNotFoundError } from './errors';
 import { checkSitemap, parseSitemap } from './sitemap';
 import type { SiteSource } from './types';

@@ -1,0 +1,250 @@
+/**
+ * Training rows written from the selection: each picked episode's rows copied as `<out>/<task_id>/`, with
+ * `_report.json` and the provenance of every row; bad rows and episodes judged from another recording left out, named.
+ * @module
+ */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { InputError } from '../core/errors';
+import { parseJsonl, parseWith, readJsonFileIfExists, readJsonl } from '../core/io';
+import { pyDumps } from '../core/py/json';
+import { pyIsBlank } from '../core/py/text';
+import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '../core/schemas';
+import { episodeIdOf, judgeRecordState } from '../files/episode-id';
+import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, ROWS_FILES, rowsReportFile } from '../files/layout';
+import { nodeStore } from '../files/node';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { judgedIds } from '../judge/run';
+import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
+import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
+
+/** What {@link writeRows} reports while it works. */
+export type RowsEvent =
+  | { readonly type: 'selected'; readonly report: RowsReport }
+  | { readonly type: 'copied'; readonly taskId: string; readonly done: number; readonly total: number }
+  | { readonly type: 'warning'; readonly message: string }
+  /** A dir of `out` outside this selection, removed (`stale: 'remove'`). */
+  | { readonly type: 'removed'; readonly dir: string }
+  /** A judged success left out: its rows do not parse, or its judge record was made from another episode. */
+  | { readonly type: 'skipped'; readonly taskId: string; readonly reason: string };
+
+/** Options of {@link writeRows}. */
+export interface WriteRowsOptions {
+  /** The run dir: `<run>/<task_id>/rows/` and the judge records in `<run>_judge/`. */
+  readonly run: string;
+  /**
+   * The rows dir to fill. It ends holding exactly this selection: a dir already there that is not part of it, or
+   * that holds another recording of a picked episode, is refused before anything is written.
+   */
+  readonly out: string;
+  /** The tasks file (JSONL), or the tasks themselves, in order. */
+  readonly tasks: string | readonly RowsTaskRef[];
+  /** Default {@link DEFAULT_BUDGET}. */
+  readonly budget?: number;
+  /**
+   * What to do with dirs of `out` that are not this selection (or hold another recording of a picked episode):
+   * `refuse` (the default: they may be someone's data) or `remove` them, each named in a `removed` event, for an
+   * `out` the caller owns (the pipeline's rows dir).
+   */
+  readonly stale?: 'refuse' | 'remove';
+  /** Default the local disk. */
+  readonly store?: FileStore;
+  /** Files read or copied at once. Default 16. */
+  readonly workers?: number;
+  /** What the run does not record, for `<out>_provenance.jsonl` (the proposer model, the judge variant). */
+  readonly recipe?: Recipe;
+  readonly onEvent?: (event: RowsEvent) => void;
+}
+
+/** What {@link writeRows} returns: the selection, and the judged successes it left out with why. */
+export interface WriteRowsResult extends RowsSelection {
+  /** Judged successes not used: rows that do not parse (`file:line: field: problem`) or a stale judge record. */
+  readonly skipped: ReadonlyArray<{ readonly taskId: string; readonly reason: string }>;
+  /** Dirs of `out` removed as not this selection (`stale: 'remove'`). */
+  readonly removed: readonly string[];
+}
+
+/**
+ * Selects the rows ({@link selectRows}) and copies each picked `<run>/<task_id>/rows/` to `<out>/<task_id>/`
+ * (hard links where the file system allows), then writes `<out>/_report.json` atomically as the seed does
+ * (`json.dumps(report, indent=1)`, plus `skipped`: how many judged successes were left out, when any were). Every task id is checked to be a plain name before any path is built, and
+ * the inputs are all read before anything is written. Unlike the seed, nothing is taken on trust: a missing run
+ * dir, tasks file or judge dir is an error; each candidate's `rows.jsonl` is parsed (every line a row whose
+ * images are files of its rows dir) and one that does not is skipped with its file and line named; a judge
+ * record made from another recording of the episode (`src/files/episode-id.ts`) is not used; and `out` must not hold
+ * episodes outside this selection.
+ */
+export async function writeRows(options: WriteRowsOptions): Promise<WriteRowsResult> {
+  const store = options.store ?? nodeStore();
+  const judgeDir = judgeDirOf(options.run);
+  if (!(await store.exists(options.run))) throw new InputError({ file: options.run }, 'no such run dir');
+  const tasks = await readTasks(store, options);
+  if (!(await store.exists(judgeDir))) throw new InputError({ file: judgeDir }, 'no such judge dir: judge the run first');
+  const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
+  const recorded = await judgedIds(store, judgeDir);
+  const ids = [...new Set(tasks.map((t) => t.task_id))];
+  const found = await Promise.all(
+    ids.map((id) => (recorded.has(id) ? queue.add(() => candidateRows(store, options.run, judgeDir, id)) : undefined)),
+  );
+  const candidates = new Map<string, number>();
+  const skipped: Array<{ taskId: string; reason: string }> = [];
+  let unbound = 0;
+  ids.forEach((id, i) => {
+    const c = found[i];
+    if (c === undefined) return;
+    if (c.skip !== undefined) {
+      skipped.push({ taskId: id, reason: c.skip });
+      options.onEvent?.({ type: 'skipped', taskId: id, reason: c.skip });
+      return;
+    }
+    if (c.unbound) unbound++;
+    candidates.set(id, c.rows);
+  });
+  if (unbound > 0) {
+    options.onEvent?.({
+      type: 'warning',
+      message: `${unbound} judge records in ${judgeDir} have no episode identity (written by the seed or an older taskgen): used as the seed would; \`taskgen judge\` binds them`,
+    });
+  }
+  const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget });
+  const unique = [...new Set(selection.picked)];
+  const foreign = await foreignDirs(store, options.run, options.out, unique);
+  if (foreign.length > 0 && options.stale !== 'remove') {
+    const names = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? `, ... (${foreign.length} in all)` : '');
+    throw new InputError(
+      { file: options.out },
+      `holds episode dirs that are not this selection (${names}): remove them or choose an empty --out, so the rows dir holds exactly what _report.json counts`,
+    );
+  }
+  options.onEvent?.({ type: 'selected', report: selection.report });
+  const removed: string[] = [];
+  for (const name of foreign) {
+    const dir = path.posix.join(options.out, name);
+    await store.remove(dir);
+    removed.push(dir);
+    options.onEvent?.({ type: 'removed', dir });
+  }
+
+  await store.mkdir(options.out);
+  let done = 0;
+  await Promise.all(
+    unique.map((id) =>
+      queue.add(async () => {
+        await store.copyDir(rowsDir(options.run, id), path.posix.join(options.out, id));
+        options.onEvent?.({ type: 'copied', taskId: id, done: ++done, total: unique.length });
+      }),
+    ),
+  );
+  // The seed's report, byte for byte; a count of what was left out only when something was.
+  const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
+  await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
+  // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
+  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, judgeDir, id, tasks))));
+  await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
+  return { ...selection, skipped, removed };
+}
+
+// An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
+// warning: the rows step selects as the seed does, and `export` refuses such an episode later.
+async function rowsProvenance(store: FileStore, options: WriteRowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+  try {
+    const { provenance } = await readEpisodeProvenance({ store, run: options.run, judgeDir, taskId, recipe: options.recipe });
+    return provenance;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
+    const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
+    const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe: options.recipe });
+  }
+}
+
+function rowsDir(run: string, taskId: string): string {
+  return episodeFile(episodeDirOf(run, taskId), 'rows');
+}
+
+async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<RowsTaskRef[]> {
+  if (typeof options.tasks !== 'string') {
+    return options.tasks.map((t, i) => parseWith(RowsTaskSchema, t, { file: '(tasks)', field: String(i) }));
+  }
+  const file = options.tasks;
+  if (!(await store.exists(file))) throw new InputError({ file }, 'no such tasks file');
+  return readJsonl(store, file, RowsTaskSchema, {
+    onIssue: (issue) => options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` }),
+  });
+}
+
+/**
+ * The dirs of `out` that are not this selection (an earlier, larger selection: left there, the training set would
+ * hold more than the report says) or a picked episode's dir whose `rows.jsonl` is another recording's.
+ */
+async function foreignDirs(store: FileStore, run: string, out: string, picked: readonly string[]): Promise<string[]> {
+  const wanted = new Set(picked);
+  const foreign: string[] = [];
+  for (const entry of await store.list(out)) {
+    if (!entry.isDirectory) continue;
+    if (!wanted.has(entry.name)) {
+      foreign.push(entry.name);
+      continue;
+    }
+    const there = await readTextIfExists(store, path.posix.join(out, entry.name, 'rows.jsonl'));
+    const source = await readTextIfExists(store, path.posix.join(rowsDir(run, entry.name), 'rows.jsonl'));
+    if (there !== null && there !== source) foreign.push(entry.name);
+  }
+  return foreign;
+}
+
+interface Candidate {
+  /** Non-blank lines of `rows.jsonl`. */
+  readonly rows: number;
+  /** Why this judged success is not used. */
+  readonly skip?: string;
+  /** Its judge record has no episode identity. */
+  readonly unbound?: boolean;
+}
+
+// A judged success with a rows file, its rows parsed; undefined for any other task.
+async function candidateRows(store: FileStore, run: string, judgeDir: string, taskId: string): Promise<Candidate | undefined> {
+  const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema);
+  if (record?.predicted_label !== 1) return undefined; // the schema admits only the ints 0 and 1
+  const dir = rowsDir(run, taskId);
+  const file = path.posix.join(dir, ROWS_FILES.rows);
+  const text = await readTextIfExists(store, file);
+  if (text === null) return undefined;
+  const state = await judgeRecordState(store, judgeDir, taskId, await episodeIdOf(store, path.posix.join(run, taskId)));
+  if (state === 'stale') {
+    return { rows: 0, skip: `${judgeDir}/${taskId}.json: judged another recording of the episode; judge the run again` };
+  }
+  const problem = rowsProblem(text, file, new Set((await store.list(dir)).filter((e) => !e.isDirectory).map((e) => e.name)));
+  if (problem !== undefined) return { rows: 0, skip: problem };
+  return { rows: countNonBlankLines(text), unbound: state === 'unbound' };
+}
+
+// The first problem of a rows file: a line that is not a row, or an image that is not a file of its rows dir.
+function rowsProblem(text: string, file: string, files: ReadonlySet<string>): string | undefined {
+  try {
+    const rows = parseJsonl(text, file, RowSchema, {
+      onIssue: (issue) => {
+        throw new InputError({ file, line: issue.line }, issue.problem);
+      },
+    });
+    let line = 0;
+    for (const [i, raw] of text.split('\n').entries()) {
+      if (pyIsBlank(raw)) continue;
+      const row = rows[line++]!;
+      const image = row.images.findIndex((name) => !files.has(name));
+      if (image >= 0) return `${file}:${i + 1}: images.${image}: not a file of the rows dir`;
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof InputError) return error.message;
+    throw error;
+  }
+}
+
+// `sum(1 for l in text.split("\n") if l.strip())`
+function countNonBlankLines(text: string): number {
+  let n = 0;
+  for (const line of text.split('\n')) if (!pyIsBlank(line)) n++;
+  return n;
+}

@@ -1,0 +1,137 @@
+/**
+ * The seed's `cmd_validate` on a run dir: judge what is not judged yet, read the verifiers' results, score the judge
+ * overall, per site and per task kind, and write `validate.json`.
+ * @module
+ */
+import path from 'node:path';
+import { syncRunFiles } from '../agent/run-dir';
+import { InputError } from '../core/errors';
+import { parseJsonText, parseWith, readJsonFileIfExists } from '../core/io';
+import { assertPlainName } from '../core/names';
+import { pyDumps } from '../core/py/json';
+import { pyPathStr } from '../core/py/path';
+import { pyIsBlank } from '../core/py/text';
+import {
+    JudgeRecordSchema,
+    ResultLineSchema,
+    type ValidateReport
+} from '../core/schemas';
+import { episodeIdOf, judgeRecordState } from '../files/episode-id';
+import { RESULTS_FILES, validateFile } from '../files/layout';
+import { nodeStore } from '../files/node';
+import { readTextIfExists, type FileStore } from '../files/types';
+import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
+import { FLOAT_KEYS, scoreGroups, scoreJudge } from './score';
+
+/**
+ * Options of {@link validate}: those of {@link judgeRun}. With a `shard` of more than one, validate judges that shard's
+ * episodes only and scores nothing: the figures are over the whole run, so the pass without a shard, run once
+ * after every shard has judged its part, scores them (and judges whatever a shard left).
+ */
+export type ValidateOptions = JudgeRunOptions;
+
+/** What {@link validate} returns. */
+export interface ValidateResult {
+  /** The report, also written to `<run>_judge/_validate.json`. */
+  readonly report: ValidateReport;
+  /** The judge pass over the run. */
+  readonly judged: JudgeRunResult;
+  /** The pairs scored, in the results file's order. */
+  readonly pairs: ReadonlyArray<{ readonly taskId: string; readonly verifier: boolean; readonly judge: boolean }>;
+}
+
+/** What a sharded {@link validate} returns: its judge pass; no report (the unsharded pass scores). */
+export interface ValidateShardResult {
+  readonly report: null;
+  readonly judged: JudgeRunResult;
+  readonly pairs: readonly [];
+}
+
+/**
+ * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
+ * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
+ * seed trusts anything, a clear error instead: `ok` must be a boolean (`file:line: ok: expected boolean`), a task id
+ * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
+ * written to `<run>_judge/_validate.json` atomically.
+ */
+export async function validate(run: string, options: ValidateOptions & { readonly shard?: undefined }): Promise<ValidateResult>;
+/** With a shard: judges the shard's episodes and scores nothing ({@link ValidateOptions}). */
+export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
+export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
+  const store = options.store ?? nodeStore();
+  if (options.shard && options.shard.count > 1) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
+  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
+  const results = await readVerifierResults(store, run, options);
+  const judged = await judgeRun(run, { ...options, store });
+  const pairs = (
+    await Promise.all(
+      [...results].map(async ([taskId, verifier]) => {
+        // A record left from an earlier recording of the episode (judged again without a verdict) is not its verdict.
+        const episodeId = await episodeIdOf(store, path.posix.join(run, taskId));
+        if ((await judgeRecordState(store, judged.judgeDir, taskId, episodeId)) === 'stale') return null;
+        const record = await readJsonFileIfExists(store, path.posix.join(judged.judgeDir, `${taskId}.json`), JudgeRecordSchema);
+        // `== 1` in the seed; the schema admits only the ints 0 and 1.
+        return record === null ? null : { taskId, verifier, judge: record.predicted_label === 1 };
+      }),
+    )
+  ).filter((p) => p !== null);
+
+  const task = (taskId: string) => judged.tasks.get(taskId);
+  const report: ValidateReport = {
+    run: pyPathStr(run),
+    judge: judged.summary.judge,
+    overall: scoreJudge(pairs.map((p) => [p.verifier, p.judge])),
+    by_site: scoreGroups(pairs, (p) => task(p.taskId)?.site ?? '(unknown)'),
+    by_kind: scoreGroups(pairs, (p) => task(p.taskId)?.task_kind ?? '(unknown)'),
+  };
+  await store.writeAtomic(
+    validateFile(judged.judgeDir),
+    pyDumps(report, { indent: 1, ensureAscii: false, floatKeys: FLOAT_KEYS }),
+  );
+  return { report, judged, pairs };
+}
+
+/**
+ * A run's verifier results, `task_id -> ok`, as the seed's dict comprehension reads them (the first of
+ * `results_regraded.jsonl` and `results.jsonl` found) but strict where the seed trusts anything: `ok` must be a
+ * boolean, a task id listed twice must have one result, and a results file must hold one. A run without results
+ * gives an empty map and a warning.
+ */
+export async function readVerifierResults(
+  store: FileStore,
+  run: string,
+  options: { readonly onEvent?: ValidateOptions['onEvent'] } = {},
+): Promise<Map<string, boolean>> {
+  const results = new Map<string, { ok: boolean; line: number }>();
+  for (const name of RESULTS_FILES) {
+    const file = path.posix.join(run, name);
+    const text = await readTextIfExists(store, file);
+    if (text === null) continue;
+    const lines = text.split('\n');
+    lines.forEach((raw, i) => {
+      if (pyIsBlank(raw)) return;
+      const where = { file, line: i + 1 };
+      let value: unknown;
+      try {
+        value = parseJsonText(raw, where);
+      } catch (error) {
+        if (i < lines.length - 1 || !(error instanceof InputError)) throw error;
+        options.onEvent?.({ type: 'warning', message: `${file}:${i + 1}: torn last line (no newline, not valid JSON): skipped` });
+        return;
+      }
+      const { task_id: taskId, ok } = parseWith(ResultLineSchema, value, where);
+      assertPlainName(taskId, 'task id');
+      // A boolean, not Python truthiness, where `"ok": "no"` would count as a pass.
+      if (typeof ok !== 'boolean') throw new InputError({ ...where, field: 'ok' }, 'expected boolean');
+      const earlier = results.get(taskId);
+      if (earlier && earlier.ok !== ok) {
+        throw new InputError({ ...where, field: 'ok' }, `${taskId} has ok ${ok} here but ${earlier.ok} on line ${earlier.line}`);
+      }
+      results.set(taskId, { ok, line: i + 1 });
+    });
+    if (results.size === 0) throw new InputError({ file }, 'no result line: nothing to score the judge against');
+    return new Map([...results].map(([id, r]) => [id, r.ok]));
+  }
+  options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
+  return new Map();
+}
