@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { sandboxEvidence, sandboxSource } from '../sandbox/index';
-import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { openEpisodePage } from '../src/agent/browser';
 import type { Task } from '../src/core/schemas';
 import { descendantsCpu, processCpu } from './proc-cpu';
@@ -63,7 +63,8 @@ const policy = scriptedPolicy(async (input) => {
 async function harness(host: BrowserHost, url: string, episodes: number, concurrency: number): Promise<number> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'bench-sizing-'));
   try {
-    const summary = await attempt(Array.from({ length: episodes }, (_, i) => task(i)), {
+    const summary = await runAttempt({
+      tasks: Array.from({ length: episodes }, (_, i) => task(i)),
       policy,
       source: sandboxSource({ url }),
       evidence: sandboxEvidence({ url }),

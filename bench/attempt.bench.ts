@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
-import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { openEpisodePage } from '../src/agent/browser';
 import type { Task } from '../src/core/schemas';
 import { fixtureTask, startFixtureSite } from '../test/agent-fixture';
@@ -50,7 +50,8 @@ async function harness(host: BrowserHost, baseUrl: string, episodes: number, con
   const last = new Map<string, number>();
   const perStep: number[] = [];
   const t0 = performance.now();
-  const summary = await attempt(tasks, {
+  const summary = await runAttempt({
+    tasks,
     policy,
     source: { baseUrl },
     out,

@@ -1,7 +1,7 @@
 /**
- * `exportDataset` at full scale: a synthetic pipeline work dir whose rows hold 27,644 training steps (8-step
+ * `runExport` at full scale: a synthetic pipeline work dir whose rows hold 27,644 training steps (8-step
  * episodes, a quarter more episodes judged failures, small generated PNG screenshots, each distinct, rows selected by
- * `writeRows`), exported in a child process of its own: seconds, MB/s of Parquet written, peak RSS. Then the same
+ * `runRows`), exported in a child process of its own: seconds, MB/s of Parquet written, peak RSS. Then the same
  * with the run doubled: peak RSS must stay flat (within 20%), as the export streams row groups.
  * `BENCH_STEPS` scales the run (default 27,644).
  */
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
-import { exportDataset, writeRows } from '../src/index';
+import { runExport, runRows } from '../src/index';
 import { pyDumps } from '../src/core/py/json';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 27644);
@@ -86,7 +86,7 @@ async function generate(dir: string, steps: number): Promise<void> {
     await fs.writeFile(path.join(judge, `${id}.json`), pyDumps({ task_id: id, predicted_label: label, verdict: true, response: `{"parts": [], "verdict": "${verdict}"}`, model: 'gemini-3.5-flash' }, { indent: 1 }));
   }
   await fs.writeFile(path.join(dir, 'tasks.jsonl'), `${tasks.join('\n')}\n`);
-  await writeRows({ run, out: path.join(dir, 'rows'), tasks: path.join(dir, 'tasks.jsonl'), budget: steps, recipe: { runId: 'bench', proposerModel: 'gemini-3.5-flash' } });
+  await runRows({ run, out: path.join(dir, 'rows'), tasks: path.join(dir, 'tasks.jsonl'), budget: steps, recipe: { runId: 'bench', proposerModel: 'gemini-3.5-flash' } });
 }
 
 interface Figures {
@@ -99,7 +99,7 @@ interface Figures {
 
 async function child(dir: string, out: string): Promise<void> {
   const t0 = performance.now();
-  const result = await exportDataset({ run: dir, out });
+  const result = await runExport({ run: dir, out });
   const seconds = (performance.now() - t0) / 1000;
   let bytes = 0;
   for (const f of result.files) bytes += (await fs.stat(path.join(out, f))).size;

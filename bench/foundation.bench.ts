@@ -4,8 +4,8 @@
  * rows; then
  *  (a) the judge prompt and screenshot choice for every episode (read + parse + format), vs the seed's
  *      judge_episode up to its model call;
- *  (b) selecting and copying 27,644 steps of rows (writeRows), vs the seed's cmd_rows;
- *  (c) the full judgeRun with a zero-latency model: wall time and peak RSS (in a child process of its own).
+ *  (b) selecting and copying 27,644 steps of rows (runRows), vs the seed's cmd_rows;
+ *  (c) the full runJudge with a zero-latency model: wall time and peak RSS (in a child process of its own).
  * `BENCH_EPISODES` scales the run down for a quick look.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
-import { buildJudgeRequest, judgeRun, loadInstructions, writeRows, type LanguageModel } from '../src/index';
+import { buildJudgeRequest, runJudge, loadInstructions, runRows, type LanguageModel } from '../src/index';
 import { PyFloat } from '../src/core/py/float';
 import { pyDumps } from '../src/core/py/json';
 import { cpLength } from '../src/core/py/text';
@@ -80,18 +80,18 @@ async function main(dir: string): Promise<void> {
   const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--judge-child', run], { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (child.status !== 0) throw new Error(`judge child failed: ${child.stderr}`);
   const judged = JSON.parse(child.stdout) as { seconds: number; maxRssMB: number; summary: Record<string, unknown> };
-  say(`(c) judgeRun over ${EPISODES} episodes, zero-latency model, 16 workers (aim: under 20 s and 300 MB)`);
+  say(`(c) runJudge over ${EPISODES} episodes, zero-latency model, 16 workers (aim: under 20 s and 300 MB)`);
   say(`    ${judged.seconds.toFixed(2)} s wall, peak RSS ${judged.maxRssMB.toFixed(0)} MB: ` +
     pyDumps(judged.summary, { floatKeys: new Set(['rate']) }));
 
   // (b) rows: 27,644 steps
   const pyRows = runPython<Timing & { line: string }>(PY_ROWS, { run, out: path.join(dir, 'rows-py'), tasks: tasksFile, budget: BUDGET });
-  const [rowsTime, selection] = await timed(() => writeRows({ run, out: path.join(dir, 'rows-ts'), tasks: tasksFile, budget: BUDGET }));
+  const [rowsTime, selection] = await timed(() => runRows({ run, out: path.join(dir, 'rows-ts'), tasks: tasksFile, budget: BUDGET }));
   const sameReport = `${pyDumps(selection.report)}\n` === pyRows.line;
   say(`(b) rows for ${BUDGET} steps: ${selection.report.selected_trajectories} episodes, ${selection.report.selected_rows} rows of ` +
     `${selection.report.candidates} candidates (reports ${sameReport ? 'equal' : `DIFFER: ${pyRows.line.trim()}`})`);
   say(`    seed cmd_rows (copies)       ${compare(pyRows)}`);
-  say(`    ours writeRows (hard links)  ${compare(rowsTime, pyRows)}`);
+  say(`    ours runRows (hard links)  ${compare(rowsTime, pyRows)}`);
 }
 
 const PY_PROMPTS = `
@@ -243,7 +243,7 @@ function sec(ms: number): string {
 
 if (process.argv[2] === '--judge-child') {
   const start = performance.now();
-  const { summary } = await judgeRun(process.argv[3]!, { llm: instantJudge, workers: 16 });
+  const { summary } = await runJudge({ run: process.argv[3]!, llm: instantJudge, workers: 16 });
   const seconds = (performance.now() - start) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMB: process.resourceUsage().maxRSS / 1024, summary }));
   process.exit(0);

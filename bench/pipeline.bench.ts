@@ -11,7 +11,7 @@ import path from 'node:path';
 import {
   oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxTask,
 } from '../sandbox/index';
-import { attempt, browserHost, pipeline, type PipelineSummary, type Task } from '../src/index';
+import { runAttempt, browserHost, runPipeline, type PipelineResult, type Task } from '../src/index';
 
 const SITES = Number(process.env.BENCH_SITES ?? 8);
 const PER_SITE = Number(process.env.BENCH_PER_SITE ?? 16);
@@ -35,12 +35,12 @@ try {
 
   // Baseline: the attempt step alone on the first tasks of the bank, the same policy, browser and concurrency.
   const sample: Task[] = sites.flatMap((site) => sandbox.catalog.tasks(site)!.bank.slice(0, Math.ceil(BASELINE / sites.length))).slice(0, BASELINE);
-  const base = await attempt(sample, { ...common, policy, out: path.join(tmp, 'baseline') });
+  const base = await runAttempt({ tasks: sample, ...common, policy, out: path.join(tmp, 'baseline') });
   const basePerMin = base.recorded / (base.ms / 60_000);
   process.stdout.write(`baseline: attempt() alone, ${base.recorded} episodes, ${base.steps} steps in ${(base.ms / 1000).toFixed(1)} s: ` +
     `${basePerMin.toFixed(1)} episodes/min, ${(base.steps / (base.ms / 60_000)).toFixed(1)} steps/min\n`);
 
-  const summary: PipelineSummary = await pipeline({
+  const summary: PipelineResult = await runPipeline({
     ...common,
     dir: path.join(tmp, 'work'),
     sites,

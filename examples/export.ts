@@ -3,7 +3,7 @@
 //   npx tsx examples/export.ts [work dir of the pipeline]
 // Without one it first runs the whole pipeline on the sandbox (see examples/setup.ts); the stand-ins say so.
 import path from 'node:path';
-import { exportDataset, loadEpisodes, loadSteps, nodeStore, pipeline, pipelineLayout } from '../src/index';
+import { runExport, loadEpisodes, loadSteps, nodeStore, runPipeline, pipelineLayout } from '../src/index';
 import { exampleSetup } from './setup';
 
 const dir = process.argv[2] ?? 'runs/example-export';
@@ -13,7 +13,7 @@ if (!(await nodeStore().exists(layout.rowsReport))) {
   console.log(setup.lines.join('\n'));
   try {
     const { source, evidence, sites, proposer, judge, agent, policy, humanTasks } = setup;
-    await pipeline({ dir, source, evidence, sites, proposer, judge, agent, policy, humanTasks, perSite: 3, humanPerSite: 2, concurrency: 2, skip: ['report'] });
+    await runPipeline({ dir, source, evidence, sites, proposer, judge, agent, policy, humanTasks, perSite: 3, humanPerSite: 2, concurrency: 2, skip: ['report'] });
   } finally {
     await setup.close();
   }
@@ -21,7 +21,7 @@ if (!(await nodeStore().exists(layout.rowsReport))) {
 
 // %% Export: every row carries its provenance; a stale verdict, a missing screenshot or a torn rows.jsonl stops it.
 const out = path.join(dir, 'hf');
-const result = await exportDataset({ run: dir, out, overwrite: true });
+const result = await runExport({ run: dir, out, overwrite: true });
 console.log(`${result.dir}: ${JSON.stringify(result.counts)}\n  ${result.files.join('\n  ')}`);
 
 // %% Read the training steps back: chat messages, the screenshot bytes, and where each row came from.
@@ -37,5 +37,5 @@ for await (const episode of loadEpisodes(out)) {
 }
 
 // %% Filter and export again: only the action tasks.
-const actions = await exportDataset({ run: dir, out: path.join(dir, 'hf-actions'), overwrite: true, where: (p) => p.task_kind === 'action' });
+const actions = await runExport({ run: dir, out: path.join(dir, 'hf-actions'), overwrite: true, where: (p) => p.task_kind === 'action' });
 console.log(`action tasks only: ${JSON.stringify(actions.counts)}`);

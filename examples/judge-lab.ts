@@ -5,7 +5,7 @@
 // set, else the sandbox's stand-in judge, whose variants differ in set ways (not a measurement of any model).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { attempt, formatLab, judgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, writeReport } from '../src/index';
+import { runAttempt, formatLab, runJudgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, runReport } from '../src/index';
 import { TaskSchema } from '../src/formats';
 import { sandboxJudge } from '../sandbox/index';
 import { exampleSetup } from './setup';
@@ -17,7 +17,7 @@ try {
   if (!existsSync(path.join(run, 'results.jsonl'))) {
     // %% A human-task run: every episode is checked by its task's verifier into results.jsonl.
     const human = typeof setup.humanTasks === 'string' ? await readJsonl(nodeStore(), setup.humanTasks, TaskSchema) : (setup.humanTasks ?? []);
-    await attempt(human, { policy: setup.policy ?? qwenPolicy({ llm: setup.agent! }), source: setup.source, evidence: setup.evidence, out: run, concurrency: 2 });
+    await runAttempt({ tasks: human, policy: setup.policy ?? qwenPolicy({ llm: setup.agent! }), source: setup.source, evidence: setup.evidence, out: run, concurrency: 2 });
   }
 
   // %% The variants: the four presets, and one of our own (a preset with changes; a JSON file works the same way
@@ -27,13 +27,13 @@ try {
 
   // %% Judge every episode with each variant (records in <run>_judge/lab/<variant>/; a rerun judges only what is
   // missing) and compare: agreement, precision, recall with 95% intervals, yield, calls, tokens, cost, McNemar p.
-  const { report, html } = await judgeLab(run, { llm, variants: ['seed', 'no-evidence', 'text-only', 'last-3-shots', threeVotes] });
+  const { report, html } = await runJudgeLab({ run, llm, variants: ['seed', 'no-evidence', 'text-only', 'last-3-shots', threeVotes] });
   console.log(formatLab(report));
 
   // %% Precision is what training rows need: the variant with the highest precision at an acceptable yield and cost.
   const best = [...report.variants].sort((a, b) => b.overall.precision - a.overall.precision || a.usage.cost - b.usage.cost)[0]!;
   console.log(`highest precision: ${best.name} (${best.overall.precision} ${JSON.stringify(best.overall.precision_ci)}, yield ${best.overall.yield})`);
-  await writeReport({ run }); // <run>_report/: the lab page links its episodes there
+  await runReport({ run }); // <run>_report/: the lab page links its episodes there
   console.log(`lab page (the episodes the variants disagree on, linked to the run report): file://${path.resolve(html)}`);
 } finally {
   await setup.close();

@@ -8,7 +8,7 @@
 // With none of these set it runs small and offline: the bundled sandbox, stand-in models, 4 tasks per site.
 // Killed or crashed? Run the same command again: every stage keeps what it finished.
 import path from 'node:path';
-import { formatUsage, pipeline, type PipelineEvent } from '../src/index';
+import { formatUsage, runPipeline, type PipelineEvent } from '../src/index';
 import { exampleSetup } from './setup';
 
 const dir = process.argv[2] ?? 'runs/example-pipeline';
@@ -25,7 +25,7 @@ const onEvent = (e: PipelineEvent) => {
 // %% Run it. Sizes are the user's: 140 tasks per site, 27,644 steps (smaller on the sandbox).
 const real = Boolean(process.env.MINIWEB_SITEMAPS);
 try {
-  const summary = await pipeline({
+  const summary = await runPipeline({
     dir,
     source: setup.source,
     evidence: setup.evidence,

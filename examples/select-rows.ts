@@ -3,7 +3,7 @@
 //   npx tsx examples/select-rows.ts [work dir of the pipeline]
 // Without one it first makes a small judged run on the sandbox (propose, attempt, judge; see examples/setup.ts).
 import path from 'node:path';
-import { pipeline, pipelineLayout, readJsonl, selectRows, writeRows, nodeStore } from '../src/index';
+import { runPipeline, pipelineLayout, readJsonl, selectRows, runRows, nodeStore } from '../src/index';
 import { TaskSchema } from '../src/formats';
 import { exampleSetup } from './setup';
 
@@ -16,7 +16,7 @@ if (!(await store.exists(layout.runJudge))) {
   try {
     const { source, evidence, sites, proposer, judge, agent, policy } = setup;
     const perSite = Number(process.env.PER_SITE ?? 4);
-    await pipeline({ dir, source, evidence, sites, proposer, judge, agent, policy, perSite, concurrency: 2, only: ['propose', 'attempt', 'judge'] });
+    await runPipeline({ dir, source, evidence, sites, proposer, judge, agent, policy, perSite, concurrency: 2, only: ['propose', 'attempt', 'judge'] });
   } finally {
     await setup.close();
   }
@@ -40,7 +40,7 @@ for (const budget of [4, 10, 27_644]) {
   console.log(`budget ${budget}: ${picked.length} episodes, ${report.selected_rows} steps, ${report.sites} sites: ${picked.join(' ')}`);
 }
 
-// %% writeRows does the same from the files and copies the picked episodes' rows (ms-swift / LLaMA-Factory format).
+// %% runRows does the same from the files and copies the picked episodes' rows (ms-swift / LLaMA-Factory format).
 const out = path.join(dir, 'rows_10');
-const { report } = await writeRows({ run: layout.run, out, tasks: layout.tasks, budget: 10 });
+const { report } = await runRows({ run: layout.run, out, tasks: layout.tasks, budget: 10 });
 console.log(`${out}: ${JSON.stringify(report)}`);

@@ -6,7 +6,7 @@
 // (or Qwen with QWEN_ENDPOINT set). The judge is Gemini with GEMINI_API_KEY set, else the stand-in (examples/setup.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { attempt, nodeStore, qwenPolicy, readJsonl, validate, writeReport } from '../src/index';
+import { runAttempt, nodeStore, qwenPolicy, readJsonl, runValidate, runReport } from '../src/index';
 import { TaskSchema } from '../src/formats';
 import { exampleSetup } from './setup';
 
@@ -17,7 +17,8 @@ try {
   if (!existsSync(path.join(run, 'results.jsonl'))) {
     // %% A human-task run: every episode is checked by its task's verifier into results.jsonl.
     const human = typeof setup.humanTasks === 'string' ? await readJsonl(nodeStore(), setup.humanTasks, TaskSchema) : (setup.humanTasks ?? []);
-    const summary = await attempt(human, {
+    const summary = await runAttempt({
+      tasks: human,
       policy: setup.policy ?? qwenPolicy({ llm: setup.agent! }),
       source: setup.source,
       evidence: setup.evidence,
@@ -29,14 +30,14 @@ try {
 
   // %% Judge every episode (records in <run>_judge/) and score against results.jsonl (or results_regraded.jsonl).
   const llm = typeof setup.judge === 'function' ? setup.judge({ run, stage: 'validate' }) : setup.judge;
-  const { report } = await validate(run, { llm });
+  const { report } = await runValidate({ run, llm });
   const o = report.overall;
   console.log(`judge ${report.judge} on ${o.episodes} episodes: agreement ${o.agreement}, precision ${o.precision} ${JSON.stringify(o.precision_ci)}, recall ${o.recall}`);
   console.log(`  tp ${o.tp}, fp ${o.fp} (judged SUCCESS, verifier failed), fn ${o.fn}, tn ${o.tn}`);
   for (const [kind, s] of Object.entries(report.by_kind)) console.log(`  ${kind}: precision ${s.precision}, recall ${s.recall} (n=${s.episodes})`);
 
   // %% The disagreements are worth reading: the HTML report filters them.
-  const index = await writeReport({ run });
+  const index = await runReport({ run });
   console.log(`report: file://${path.resolve(index)}`);
 } finally {
   await setup.close();

@@ -3,8 +3,8 @@
  * task's verifier is checked against the server's evidence. Internals live in `src/agent/` and `src/agent/verify.ts`.
  * @module
  */
-export { attempt, type AttemptEvent, type AttemptOptions, type AttemptSummary, type FinishedTotals } from './agent/attempt';
-export { runEpisode, type EpisodeOptions, type EpisodeResult, type StepInfo, type VerifyFunction } from './agent/episode';
+export { runAttempt, type AttemptEvent, type AttemptOptions, type AttemptResult, type FinishedTotals } from './agent/attempt';
+export { attemptTask, type AttemptTaskOptions, type AttemptTaskResult, type StepInfo, type VerifyFunction } from './agent/episode';
 export { browserHost, type BrowserHost, type BrowserOptions } from './agent/browser';
 export { browserEvidence, type BrowserEvidenceOptions } from './agent/evidence';
 export { qwenPolicy, qwenModel, type QwenModelOptions, type QwenPolicyBaseOptions, type QwenPolicyEndpointOptions, type QwenPolicyModelOptions, type QwenPolicyOptions } from './agent/qwen-policy';

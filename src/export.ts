@@ -1,11 +1,11 @@
 /**
- * Sharing the data (issue 15): `exportDataset` writes a run as a folder that `datasets.load_dataset(DIR)` and the
+ * Sharing the data (issue 15): `runExport` writes a run as a folder that `datasets.load_dataset(DIR)` and the
  * Hugging Face Hub read as is, with the provenance of every row; `loadSteps`/`loadEpisodes` read it back.
  * Internals live in `src/export/` and `src/rows/provenance.ts`.
  * @module
  */
 export {
-  exportDataset,
+  runExport,
   loadEpisodes,
   loadSteps,
   type EpisodeRow,

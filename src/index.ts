@@ -28,22 +28,22 @@ export {
 export {
   proposePrompt,
   proposeSite,
-  proposeSites,
+  runPropose,
   readTasksFile,
   SYSTEM_PROPOSE,
   type ProposePromptInput,
   type ProposeEvent,
   type ProposeSiteOptions,
-  type ProposeSitesOptions,
-  type ProposeSummary,
+  type ProposeOptions,
+  type ProposeResult,
   type TasksFile,
   type TasksFileEvent,
 } from './propose';
 
 // Step 2, attempt: a browser agent works each task; episodes recorded, verifiers checked.
 export {
-  attempt,
-  runEpisode,
+  runAttempt,
+  attemptTask,
   qwenPolicy,
   qwenModel,
   scriptedPolicy,
@@ -55,10 +55,10 @@ export {
   DEFAULT_QWEN_MODEL,
   type AttemptEvent,
   type AttemptOptions,
-  type AttemptSummary,
+  type AttemptResult,
   type FinishedTotals,
-  type EpisodeOptions,
-  type EpisodeResult,
+  type AttemptTaskOptions,
+  type AttemptTaskResult,
   type StepInfo,
   type VerifyFunction,
   type BrowserHost,
@@ -94,15 +94,15 @@ export {
 
 // Step 3, judge: each episode judged from its screenshots and the server's evidence, the seed's prompt.
 export {
-  judgeRun,
+  runJudge,
   judgeEpisode,
   judgePrompt,
   buildJudgeRequest,
   pickScreenshots,
   loadInstructions,
   SYSTEM_JUDGE,
-  type JudgeRunOptions,
-  type JudgeRunResult,
+  type JudgeOptions,
+  type JudgeResult,
   type JudgeEvent,
   type JudgeEpisodeOptions,
   type JudgeOutcome,
@@ -113,7 +113,7 @@ export {
 
 // Step 4, validate: the judge scored against task verifiers.
 export {
-  validate,
+  runValidate,
   scoreJudge,
   scoreGroups,
   type JudgePair,
@@ -126,7 +126,7 @@ export {
 // Choosing a judge: judge variants (presets seed, no-evidence, text-only, last-3-shots; template files; votes)
 // and the judge lab, which measures them against the verifiers and against each other.
 export {
-  judgeLab,
+  runJudgeLab,
   resolveVariant,
   loadVariant,
   PRESET_NAMES,
@@ -149,25 +149,26 @@ export {
 // Step 5, rows: the judged successes as training rows under a step budget.
 export {
   selectRows,
-  writeRows,
+  runRows,
   DEFAULT_BUDGET,
   type RowsTaskRef,
   type SelectRowsInput,
   type RowsSelection,
   type RowsEvent,
-  type WriteRowsOptions,
+  type RowsOptions,
+  type RowsResult,
 } from './rows';
 
 // The whole pipeline on one work dir, resumable stage by stage.
 export {
-  pipeline,
+  runPipeline,
   pipelineLayout,
-  type PipelineConfig,
+  type PipelineOptions,
   type PipelineEvent,
   type PipelineLayout,
   type PipelinePlan,
   type PipelineStage,
-  type PipelineSummary,
+  type PipelineResult,
   type JudgeModel,
   type JudgeTarget,
   type StageFigures,
@@ -184,7 +185,7 @@ export {
 // Sharing the data: a run as a Hugging Face dataset (Parquet configs `steps` and `episodes`, a dataset card), with
 // the provenance of every row, and readers that load it back.
 export {
-  exportDataset,
+  runExport,
   loadSteps,
   loadEpisodes,
   type Provenance,
@@ -199,8 +200,8 @@ export {
 
 // The run report: a static HTML page of a run.
 export {
-  writeReport,
-  type WriteReportOptions,
+  runReport,
+  type ReportOptions,
   type ReportEvent,
   type ReadRunForReportOptions,
   type ReportRunData,

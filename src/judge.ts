@@ -8,10 +8,10 @@ export { judgePrompt, SYSTEM_JUDGE } from './judge/prompt';
 export { pickScreenshots, type PickScreenshotsOptions } from './judge/screenshots';
 export { buildJudgeRequest, judgeEpisode, parseVerdict, type JudgeEpisodeOptions, type JudgeOutcome, type JudgeRequest } from './judge/episode';
 export {
-  judgeRun,
+  runJudge,
   loadInstructions,
   type InstructionsOptions,
   type JudgeEvent,
-  type JudgeRunOptions,
-  type JudgeRunResult,
+  type JudgeOptions,
+  type JudgeResult,
 } from './judge/run';

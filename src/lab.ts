@@ -31,7 +31,7 @@ export { combineVotes } from './judge/episode';
 export { judgePromptParts, type JudgePromptParts } from './judge/prompt';
 export { labDirOf, variantJudgeDir } from './judge/run';
 export { readVerifierResults, wilsonInterval } from './validate';
-export { judgeLab, type JudgeLabOptions, type JudgeLabResult, type LabEvent } from './lab/lab';
+export { runJudgeLab, type JudgeLabOptions, type JudgeLabResult, type LabEvent } from './lab/lab';
 export { comparePaired, mcnemarExact, type PairedComparison, type PairedVerdicts } from './lab/stats';
 export { formatLab } from './lab/format';
 export { formatP, renderLabHtml } from './lab/html';

@@ -9,10 +9,10 @@ export {
   type JudgeModel,
   type JudgeStageSummary,
   type JudgeTarget,
-  type PipelineConfig,
+  type PipelineOptions,
   type PipelineEvent,
   type PipelineStage,
-  type PipelineSummary,
+  type PipelineResult,
   type ProposeStageSummary,
   type ReportStageSummary,
   type RowsStageSummary,
@@ -23,4 +23,4 @@ export {
 } from './pipeline/types';
 export { pipelineLayout, type PipelineLayout } from './pipeline/layout';
 export { PipelineConfigError, planPipeline, type PipelinePlan } from './pipeline/plan';
-export { pipeline } from './pipeline/run';
+export { runPipeline } from './pipeline/run';

@@ -6,5 +6,5 @@
  */
 export { SYSTEM_PROPOSE, proposePrompt, type ProposePromptInput } from './propose/prompt';
 export { proposeSite, type ProposeEvent, type ProposeSiteOptions } from './propose/site';
-export { proposeSites, type ProposeSitesOptions, type ProposeSummary } from './propose/run';
+export { runPropose, type ProposeOptions, type ProposeResult } from './propose/run';
 export { readTasksFile, type TasksFile, type TasksFileEvent } from './propose/file';

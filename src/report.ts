@@ -4,6 +4,6 @@
  * @module
  */
 export type * from './report/types';
-export { writeReport, type ReportEvent, type WriteReportOptions } from './report/write';
+export { runReport, type ReportEvent, type ReportOptions } from './report/write';
 export { readRunForReport, type ReadRunForReportOptions, type ReportRunData } from './report/gather-run';
 export { readReportEpisode, type ReadReportEpisodeOptions, type ReportEpisode } from './report/gather-episode';

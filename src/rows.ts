@@ -13,4 +13,4 @@ export {
   type RowsTaskRef,
   type SelectRowsInput,
 } from './rows/select';
-export { writeRows, type RowsEvent, type WriteRowsOptions, type WriteRowsResult } from './rows/write';
+export { runRows, type RowsEvent, type RowsOptions, type RowsResult } from './rows/write';

@@ -5,4 +5,4 @@
  * @module
  */
 export { formatScore, scoreGroups, scoreJudge, wilsonInterval, type JudgePair, type VerifiedJudgment } from './validate/score';
-export { readVerifierResults, validate, type ValidateOptions, type ValidateResult, type ValidateShardResult } from './validate/run';
+export { readVerifierResults, runValidate, type ValidateOptions, type ValidateResult, type ValidateShardResult } from './validate/run';

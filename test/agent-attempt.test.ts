@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, browserHost, scriptedPolicy, type AttemptEvent, type BrowserHost, type PolicyInput } from '../src/index';
+import { runAttempt, browserHost, scriptedPolicy, type AttemptEvent, type BrowserHost, type PolicyInput } from '../src/index';
 import { STATIC_PATH } from '../src/agent/evidence';
 import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
 import { judgePrompt } from '../src/judge';
@@ -40,7 +40,8 @@ describe('attempt', () => {
       verifier: { requests: [{ method: 'POST', path: '/sites/shop/cart', params: { item: '1' } }], answer: { type: 'includes', value: ['kettle'] } },
     });
     const events: AttemptEvent[] = [];
-    const summary = await attempt([task], {
+    const summary = await runAttempt({
+      tasks: [task],
       policy: scriptedPolicy((input) => {
         if (input.step === 0) return { click: { index: index(input, 'Blue Kettle') } };
         if (input.step === 1) return { click: { index: index(input, 'Add to cart') } };
@@ -100,7 +101,8 @@ describe('attempt', () => {
     const out = path.join(tmp, 'run2');
     const seenErrors: Array<string | null> = [];
     const script = [{ click: { index: 99 } }, 'I am not sure what to do', '{"click": {"index": "15"}}', { done: { answer: '$24.00' } }];
-    const summary = await attempt([fixtureTask('price', 'What does the Blue Kettle cost?', { task_kind: 'info' })], {
+    const summary = await runAttempt({
+      tasks: [fixtureTask('price', 'What does the Blue Kettle cost?', { task_kind: 'info' })],
       policy: scriptedPolicy((input) => {
         seenErrors.push(input.observation.error);
         return script[input.step]!;
@@ -144,7 +146,8 @@ describe('attempt', () => {
       if (!page) throw new Error(`no page at ${url}`);
       return page;
     };
-    const summary = await attempt(tasks, {
+    const summary = await runAttempt({
+      tasks,
       policy: scriptedPolicy(async (input) => {
         const id = input.task.task_id;
         if (id === 'scroller') return { scroll: { direction: input.step % 2 ? 'up' : 'down' } };
@@ -182,7 +185,8 @@ describe('attempt', () => {
     const launches: number[] = [];
     const own = browserHost({ onLaunch: (n) => launches.push(n) });
     try {
-      const summary = await attempt(['first', 'killer', 'last'].map((id) => fixtureTask(id, 'Open the cart')), {
+      const summary = await runAttempt({
+        tasks: ['first', 'killer', 'last'].map((id) => fixtureTask(id, 'Open the cart')),
         policy: scriptedPolicy(async (input) => {
           if (input.task.task_id === 'killer' && input.step === 1) {
             await (await own.browser()).close();
@@ -210,7 +214,8 @@ describe('attempt', () => {
     const tasks = words.map((w) => fixtureTask(`search-${w}`, `Search for ${w}`));
     const before = site.requests.length;
     const failures: string[] = [];
-    await attempt(tasks, {
+    await runAttempt({
+      tasks,
       onEvent: (e) => void (e.type === 'episode-failed' && failures.push(`${e.taskId}: ${e.error}`)),
       policy: scriptedPolicy((input) => {
         const word = input.task.instruction.split(' ').pop()!;
@@ -254,7 +259,7 @@ describe('attempt', () => {
       return { done: { answer: id === 'b' ? 'wrong' : id } };
     });
     const options = { policy, source: { baseUrl: site.baseUrl }, out, browser: host };
-    await attempt(tasks, options);
+    await runAttempt({ tasks, ...options });
     const results = await readFile(path.join(out, 'results.jsonl'), 'utf8');
     expect(results).toBe('{"task_id":"t-a","ok":true}\n{"task_id":"t-b","ok":false}\n{"task_id":"t-c","ok":true}\n');
     // t-b half-written (killed before episode.json), results.jsonl stale with a doubled line
@@ -262,7 +267,7 @@ describe('attempt', () => {
     await writeFile(path.join(out, 'results.jsonl'), `${results}{"task_id":"t-a","ok":true}\n`);
     calls.length = 0;
     const events: AttemptEvent[] = [];
-    const summary = await attempt([...tasks, tasks[0]!], { ...options, onEvent: (e) => events.push(e) });
+    const summary = await runAttempt({ tasks: [...tasks, tasks[0]!], ...options, onEvent: (e) => events.push(e) });
     expect(calls).toEqual(['t-b']);
     expect(summary).toMatchObject({ tasks: 3, skipped: 2, recorded: 1, verified: { total: 3, passed: 2 } });
     // whole-run figures of the given tasks: the two kept episodes count as well as the one redone
@@ -276,7 +281,8 @@ describe('attempt', () => {
     const out = path.join(tmp, 'run7');
     let calls = 0;
     const events: AttemptEvent[] = [];
-    const summary = await attempt([fixtureTask('flaky', 'Finish'), fixtureTask('down', 'Finish')], {
+    const summary = await runAttempt({
+      tasks: [fixtureTask('flaky', 'Finish'), fixtureTask('down', 'Finish')],
       policy: scriptedPolicy((input) => {
         if (input.task.task_id === 'down' || calls++ === 0) throw new Error('model endpoint unreachable');
         return { done: {} };
@@ -304,7 +310,7 @@ describe('attempt', () => {
   it('refuses task ids that are not plain names before touching the disk', async () => {
     const out = path.join(tmp, 'run6');
     await expect(
-      attempt([fixtureTask('../evil', 'x')], { policy: scriptedPolicy([]), source: { baseUrl: site.baseUrl }, out, browser: host }),
+      runAttempt({ tasks: [fixtureTask('../evil', 'x')], policy: scriptedPolicy([]), source: { baseUrl: site.baseUrl }, out, browser: host }),
     ).rejects.toThrow(/refusing task id/);
     expect(existsSync(out)).toBe(false);
   });

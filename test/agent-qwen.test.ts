@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, browserHost, qwenPolicy, type BrowserHost } from '../src/index';
+import { runAttempt, browserHost, qwenPolicy, type BrowserHost } from '../src/index';
 import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
 import { fakeLLM } from '../src/models/fake';
 import { RowSchema } from '../src/core/schemas';
@@ -44,7 +44,8 @@ describe('qwenPolicy', () => {
       ],
     });
     const out = path.join(tmp, 'run');
-    const summary = await attempt([fixtureTask('kettle', 'Add the Blue Kettle to the cart')], {
+    const summary = await runAttempt({
+      tasks: [fixtureTask('kettle', 'Add the Blue Kettle to the cart')],
       policy: qwenPolicy({ baseURL: server.url, model: 'Qwen/Qwen3.5-4B' }),
       source: { baseUrl: site.baseUrl },
       out,
@@ -86,7 +87,8 @@ describe('qwenPolicy', () => {
   it('turns thinking on when asked, and takes any LanguageModel', async () => {
     const thinking = await startFakeOpenAI({ replies: ['<think>ok</think>{"done": {}}'] });
     try {
-      await attempt([fixtureTask('think', 'Just finish')], {
+      await runAttempt({
+        tasks: [fixtureTask('think', 'Just finish')],
         policy: qwenPolicy({ baseURL: thinking.url, model: 'Qwen/Qwen3.5-4B', thinking: true, temperature: 0.6 }),
         source: { baseUrl: site.baseUrl },
         out: path.join(tmp, 'think'),
@@ -102,7 +104,7 @@ describe('qwenPolicy', () => {
     const llm = fakeLLM({ replies: ['{"done": {"answer": "x"}}'], modelId: 'local-qwen' });
     const policy = qwenPolicy({ llm, maxTokens: 64 });
     expect(policy.model).toBe('local-qwen');
-    await attempt([fixtureTask('fake', 'Just finish')], { policy, source: { baseUrl: site.baseUrl }, out: path.join(tmp, 'fake'), browser: host });
+    await runAttempt({ tasks: [fixtureTask('fake', 'Just finish')], policy, source: { baseUrl: site.baseUrl }, out: path.join(tmp, 'fake'), browser: host });
     expect(llm.calls).toHaveLength(1);
     expect(llm.calls[0]!.options).toMatchObject({ system: AGENT_SYSTEM_PROMPT, maxTokens: 64, temperature: 0 });
     expect(llm.calls[0]!.options.images?.[0]).toMatchObject({ mediaType: 'image/png', name: 'step_0.png' });

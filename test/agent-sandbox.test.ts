@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { oraclePolicy, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 
 // End to end on the sandbox: the oracle (the sandbox's stand-in agent, which plays each human task's solution by
@@ -35,7 +35,8 @@ describe('attempt on the sandbox', () => {
     expect(tasks.length).toBeGreaterThanOrEqual(4);
     const out = path.join(tmp, 'oracle');
     const failures: string[] = [];
-    const summary = await attempt(tasks, {
+    const summary = await runAttempt({
+      tasks,
       onEvent: (e) => void (e.type === 'episode-failed' && failures.push(`${e.taskId}: ${e.error}`)),
       policy: oraclePolicy({ tasks }),
       source: { baseUrl: sandbox.url },
@@ -65,7 +66,8 @@ describe('attempt on the sandbox', () => {
   it('an agent that does nothing fails every action task', async () => {
     const out = path.join(tmp, 'idle');
     const actionTasks = tasks.filter((t) => t.task_kind === 'action');
-    await attempt(actionTasks, {
+    await runAttempt({
+      tasks: actionTasks,
       policy: scriptedPolicy([{ done: {} }]),
       source: { baseUrl: sandbox.url },
       evidence: sandboxEvidence({ url: sandbox.url }),

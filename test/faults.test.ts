@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  StageStoppedError, gemini, judgeRun, memorySource, memoryStore, pipeline, proposeSites, type JudgeEvent, type ProposeEvent,
+  StageStoppedError, gemini, runJudge, memorySource, memoryStore, runPipeline, runPropose, type JudgeEvent, type ProposeEvent,
 } from '../src/index';
 import { startFakeGemini, type FakeReply, type FakeServer } from './fakes/index';
 import { runCli } from './helpers/cli';
@@ -173,14 +173,14 @@ describe('ordinary per-episode errors stay as the seed has them', () => {
 });
 
 describe('the library reports the same through its events and summaries', () => {
-  it('judgeRun, proposeSites and pipeline: call-failed with status, model and hint, then stopped, on a bad key', async () => {
+  it('runJudge, runPropose and pipeline: call-failed with status, model and hint, then stopped, on a bad key', async () => {
     const server = await startFakeGemini({ replies: [{ status: 401, message: 'API key not valid' }] });
     try {
       const llm = gemini({ apiKey: KEY, baseUrl: server.url });
       const run = path.join(await tempDir('faults-'), 'run');
       await writeRun(run, [{ taskId: 'tg-shop-00000001', gradeInputs: '{"answer": "x"}' }], [{ task_id: 'tg-shop-00000001', instruction: 'x', site: 'shop' }]);
       const judged: JudgeEvent[] = [];
-      const judging = await judgeRun(run, { llm, onEvent: (e) => judged.push(e) }).catch((e: unknown) => e);
+      const judging = await runJudge({ run, llm, onEvent: (e) => judged.push(e) }).catch((e: unknown) => e);
       expect(judging).toBeInstanceOf(StageStoppedError);
       const failed = judged.find((e) => e.type === 'call-failed');
       expect(failed).toMatchObject({
@@ -190,7 +190,7 @@ describe('the library reports the same through its events and summaries', () => 
 
       const proposed: ProposeEvent[] = [];
       const source = memorySource({ sitemaps: { shop: SITEMAP }, pages: { '/sites/shop/': '<h1>Shop</h1>', '/sites/shop/lamps': 'Lamps' } });
-      const proposing = await proposeSites({ sites: ['shop'], source, llm, out: '/tasks.jsonl', store: memoryStore(), perSite: 3, onEvent: (e) => proposed.push(e) }).catch((e: unknown) => e);
+      const proposing = await runPropose({ sites: ['shop'], source, llm, out: '/tasks.jsonl', store: memoryStore(), perSite: 3, onEvent: (e) => proposed.push(e) }).catch((e: unknown) => e);
       expect(proposing).toBeInstanceOf(StageStoppedError);
       expect((proposing as StageStoppedError).failures[0]).toMatchObject({ stage: 'propose', item: 'shop', status: 401 });
       expect(proposed.filter((e) => e.type === 'batch-failed')).toEqual([]); // stopped, not marked failed batch by batch
@@ -199,10 +199,10 @@ describe('the library reports the same through its events and summaries', () => 
       // The pipeline stops with the same error, and with the causes when no site got a task.
       const dir = path.join(await tempDir('faults-'), 'work');
       const config = { dir, source: { ...source, baseUrl: 'http://127.0.0.1:9' }, sites: ['shop'], only: ['propose' as const], perSite: 3 };
-      await expect(pipeline({ ...config, proposer: llm })).rejects.toThrow(StageStoppedError);
+      await expect(runPipeline({ ...config, proposer: llm })).rejects.toThrow(StageStoppedError);
       const prose = await startFakeGemini({ replies: ['I cannot help with that.'] });
       try {
-        const proseRun = pipeline({ ...config, proposer: gemini({ apiKey: KEY, baseUrl: prose.url }) });
+        const proseRun = runPipeline({ ...config, proposer: gemini({ apiKey: KEY, baseUrl: prose.url }) });
         await expect(proseRun).rejects.toThrow(/propose stopped: no site got a task \(shop\).*\n {2}propose shop: batch 0: JSONDecodeError/s);
       } finally {
         await prose.close();

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InputError, SYSTEM_JUDGE, fakeLLM, judgeLab, judgeRun, loadVariant, resolveVariant, type FakeCall } from '../src/index';
+import { InputError, SYSTEM_JUDGE, fakeLLM, runJudgeLab, runJudge, loadVariant, resolveVariant, type FakeCall } from '../src/index';
 import { PRESETS } from '../src/lab';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun } from './helpers/runs';
@@ -45,7 +45,7 @@ emit(res)
 
 async function judgeWith(name: keyof typeof PRESETS) {
   const llm = fakeLLM({ replies: (call) => `{"verdict": "${verdictOf(call)}"}` });
-  const result = await judgeRun(run, { llm, variant: PRESETS[name], workers: 1 });
+  const result = await runJudge({ run, llm, variant: PRESETS[name], workers: 1 });
   return { llm, result };
 }
 const imageNames = (call: FakeCall) => call.options.images!.map((img) => img.name);
@@ -101,7 +101,7 @@ describe('judge variants', () => {
     for (const [combine, want] of [['majority', 1], ['unanimity', 0]] as const) {
       const variant = await resolveVariant({ name: `three-${combine}`, votes: 3, combine, temperature: 0.7 });
       const llm = fakeLLM({ replies: ['{"verdict": "SUCCESS"}', '{"verdict": "NOT SUCCESS"}', '{"verdict": "SUCCESS"}'] });
-      const { records } = await judgeRun(run, { llm, variant, judgeDir: path.join(dir, combine), workers: 1, tasks: undefined });
+      const { records } = await runJudge({ run, llm, variant, judgeDir: path.join(dir, combine), workers: 1, tasks: undefined });
       expect(llm.calls.length).toBe(3 * N); // one call per vote: every reply has a verdict
       expect(llm.calls.every((c) => c.options.temperature === 0.7)).toBe(true);
       expect(records[0]).toMatchObject({ predicted_label: want, votes: ['SUCCESS', 'NOT SUCCESS', 'SUCCESS'], variant: `three-${combine}`, usage: { calls: 3 } });
@@ -128,9 +128,9 @@ describe('judge variants', () => {
   it('keeps variants\' records out of <run>_judge, and the lab too', async () => {
     const before = (await fs.readdir(`${run}_judge`)).sort();
     const bytes = await Promise.all(before.filter((f) => f.endsWith('.json')).map((f) => fs.readFile(path.join(`${run}_judge`, f), 'utf8')));
-    await expect(judgeRun(run, { llm: fakeLLM({ replies: ['{}'] }), variant: PRESETS['text-only'], judgeDir: `${run}_judge/` })).rejects.toThrow(/seed's judge's records/);
+    await expect(runJudge({ run, llm: fakeLLM({ replies: ['{}'] }), variant: PRESETS['text-only'], judgeDir: `${run}_judge/` })).rejects.toThrow(/seed's judge's records/);
     const llm = fakeLLM({ replies: (call) => `{"verdict": "${verdictOf(call)}"}` });
-    const { report } = await judgeLab(run, { llm, workers: 2 });
+    const { report } = await runJudgeLab({ run, llm, workers: 2 });
     expect(report.variants.map((v) => v.name)).toEqual(['seed', 'no-evidence', 'text-only', 'last-3-shots']);
     expect(report.variants.every((v) => v.judged === N && v.usage.calls === N)).toBe(true);
     expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(before);
@@ -139,7 +139,7 @@ describe('judge variants', () => {
     expect((await fs.readdir(`${run}_judge/lab`)).sort()).toEqual(['lab.html', 'lab.json', 'last-3-shots', 'no-evidence', 'seed', 'text-only']);
     // resumable: a second lab makes no call
     const again = fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] });
-    await judgeLab(run, { llm: again });
+    await runJudgeLab({ run, llm: again });
     expect(again.calls.length).toBe(0);
   });
 });

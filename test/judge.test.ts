@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, judgeEpisode, judgePrompt, judgeRun, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
+import { InputError, LLMError, SYSTEM_JUDGE, UnsafeNameError, fakeLLM, judgeEpisode, judgePrompt, runJudge, loadInstructions, pickScreenshots, type JudgeEvent } from '../src/index';
 import { formatActions, formatChanges, formatLog, lastSeen } from '../src/judge';
 import { parseVerdict } from '../src/judge/episode';
 import { formatAnswer } from '../src/judge/format';
@@ -239,7 +239,7 @@ describe('judgeEpisode', () => {
   });
 });
 
-describe('judgeRun', () => {
+describe('runJudge', () => {
   it('judges the known episodes, reports one failing episode and goes on', async () => {
     const run = await tempDir();
     const gi = '{"answer": "ok"}';
@@ -262,7 +262,7 @@ describe('judgeRun', () => {
       },
     });
     const events: JudgeEvent[] = [];
-    const first = await judgeRun(run, { llm, workers: 3, onEvent: (e) => events.push(e) });
+    const first = await runJudge({ run, llm, workers: 3, onEvent: (e) => events.push(e) });
     expect(events[0]).toEqual({ type: 'start', run, judgeDir: `${run}_judge`, model: 'gemini-3.5-flash', episodes: 6 });
     // tg-a-2 fails all 3 tries with an LLM error: no verdict, like tg-b-3.
     expect(first.summary).toEqual({ episodes: 5, success: 1, rate: 0.2, no_verdict: 2, errors: 0, judge: 'gemini-3.5-flash' });
@@ -274,7 +274,7 @@ describe('judgeRun', () => {
     await fs.writeFile(path.join(run, 'tg-a-2', 'grade_inputs.json'), '{"log": [1]}');
     const before = await fs.readFile(path.join(`${run}_judge`, 'tg-a-1.json'), 'utf8');
     const again: JudgeEvent[] = [];
-    const second = await judgeRun(run, { llm, onEvent: (e) => again.push(e) });
+    const second = await runJudge({ run, llm, onEvent: (e) => again.push(e) });
     expect(second.summary).toMatchObject({ episodes: 4, success: 1, errors: 1, no_verdict: 1 });
     expect(again.find((e) => e.type === 'error')).toMatchObject({ taskId: 'tg-a-2', error: expect.stringContaining('log.0') });
     expect(again.filter((e) => e.type === 'episode' && e.outcome === 'cached')).toHaveLength(3);

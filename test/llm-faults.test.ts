@@ -122,7 +122,7 @@ describe('one episode of many calls', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     try {
-      const episode = new AbortController(); // one signal for the whole episode, as runEpisode passes it
+      const episode = new AbortController(); // one signal for the whole episode, as attemptTask passes it
       for (let step = 0; step < 25; step++) await llm.complete(`step ${step}`, { signal: episode.signal });
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
       expect(server.requests).toHaveLength(25);

@@ -1,12 +1,12 @@
 /**
  * The seed's `propose_site` and `cmd_propose` (through seed_bridge, its LLMClient scripted) against proposeSite and
- * proposeSites with fakeLLM scripted with the same replies: every prompt, option, task and written byte.
+ * runPropose with fakeLLM scripted with the same replies: every prompt, option, task and written byte.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_PROPOSE, fakeLLM, memorySource, nodeStore, proposePrompt, proposeSite, proposeSites, type FakeReply, type ProposeEvent, type SiteContext } from '../src/index';
+import { SYSTEM_PROPOSE, fakeLLM, memorySource, nodeStore, proposePrompt, proposeSite, runPropose, type FakeReply, type ProposeEvent, type SiteContext } from '../src/index';
 import { pyDumps } from '../src/core/py/json';
 import { runPython } from './helpers/python';
 
@@ -154,7 +154,7 @@ describe('proposeSite matches the seed propose_site', () => {
   });
 });
 
-describe('proposeSites writes the file cmd_propose writes', () => {
+describe('runPropose writes the file cmd_propose writes', () => {
   const SITEMAPS: Record<string, string> = {
     alpha: '{"name": "Alpha", "pages": [{"path": "/sites/alpha/", "title": "Home"}, {"path": "/sites/alpha/a"}, {"path": "/sites/alpha/b"}], "controls": {"2": {"kind": "button", "label": "Go", "page": "/sites/alpha/b"}, "1": {"kind": "link", "label": "A", "page": "/sites/alpha/a"}}}',
     beta: '{"pages": [{"path": "/sites/beta/"}], "controls": []}',
@@ -190,7 +190,7 @@ emit(buf.getvalue())`,
 
     const ours = path.join(dir, 'ts', 'tasks.jsonl');
     const lines: string[] = [];
-    const summary = await proposeSites({
+    const summary = await runPropose({
       sites, source: memorySource({ sitemaps: SITEMAPS, pages: PAGES }), llm: fakeLLM({ replies: toFake(replies) }),
       out: ours, perSite: 8, batch: 4, seed: 5, workers: 1, store: nodeStore(),
       onEvent: (e) => {

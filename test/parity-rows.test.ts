@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeRows } from '../src/index';
+import { runRows } from '../src/index';
 import { pyDumps } from '../src/core/py/json';
 import { runPython } from './helpers/python';
 import { recordText, rng, rowsText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
@@ -67,7 +67,7 @@ emit(buf.getvalue())
 `,
       { run: `${run}//`, out: pyOut, tasks: tasksFile, budget },
     );
-    const { report } = await writeRows({ run: `${run}//`, out: tsOut, tasks: tasksFile, budget });
+    const { report } = await runRows({ run: `${run}//`, out: tsOut, tasks: tasksFile, budget });
     expect(`${pyDumps(report)}\n`).toBe(line);
     const [pyTree, tsTree] = [await tree(pyOut), await tree(tsOut)];
     expect(Object.keys(tsTree).sort()).toEqual(Object.keys(pyTree).sort());

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeLLM, validate, type JudgeEvent } from '../src/index';
+import { fakeLLM, runValidate, type JudgeEvent } from '../src/index';
 import { formatJudgeStart, formatJudgeSummary } from '../src/judge/run';
 import { formatScore } from '../src/validate';
 import { runPython } from './helpers/python';
@@ -70,7 +70,7 @@ emit(buf.getvalue())
     );
     const llm = fakeLLM({ modelId: MODEL, replies: ['{"parts": []}'] });
     const events: JudgeEvent[] = [];
-    const { report, judged } = await validate(run, { llm, workers: 4, onEvent: (e) => events.push(e) });
+    const { report, judged } = await runValidate({ run, llm, workers: 4, onEvent: (e) => events.push(e) });
     const start = events.find((e): e is Extract<JudgeEvent, { type: 'start' }> => e.type === 'start')!;
     const ours = [formatJudgeStart(start), formatJudgeSummary(judged.summary), formatScore(report.overall)].join('\n');
     expect(`${ours}\n`).toBe(printed);

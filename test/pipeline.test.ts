@@ -11,16 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
-import { InputError, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, pipeline, type BrowserHost, type PipelineConfig, type PipelineEvent, type PipelineSummary } from '../src/index';
+import { InputError, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, runPipeline, type BrowserHost, type PipelineOptions, type PipelineEvent, type PipelineResult } from '../src/index';
 import { PIPELINE_STAGES } from '../src/pipeline';
 import { interleaveBySite } from '../src/rows';
 
 let sandbox: SandboxServer;
 let host: BrowserHost;
 let tmp: string;
-let config: PipelineConfig;
+let config: PipelineOptions;
 let human: SandboxTask[];
-let first: PipelineSummary;
+let first: PipelineResult;
 const events: PipelineEvent[] = [];
 
 const SITES = ['shop-01', 'mail-02'];
@@ -50,7 +50,7 @@ beforeAll(async () => {
     actionTimeoutMs: 20_000, // a loaded machine must not turn a slow click into a failed episode
     browser: host,
   };
-  first = await pipeline({ ...config, onEvent: (e) => events.push(e) });
+  first = await runPipeline({ ...config, onEvent: (e) => events.push(e) });
 });
 afterAll(async () => {
   await host?.close();
@@ -118,7 +118,7 @@ describe('pipeline on the sandbox', () => {
   });
 
   it('started again with the same config, redoes nothing and ends the same', async () => {
-    const again = await pipeline(config);
+    const again = await runPipeline(config);
     expect(again.stages.propose).toMatchObject({ proposed: 0, resumedSites: 2, tasks: 6 });
     expect(again.stages.attempt).toMatchObject({ ran: 0, episodes: 6, steps: first.stages.attempt!.steps });
     expect(again.stages.judge).toMatchObject({ judged: 0, episodes: 6, success: first.stages.judge!.success });
@@ -129,7 +129,7 @@ describe('pipeline on the sandbox', () => {
 
   it('runs only the stages asked for, needing only their adapters; the rows dir then holds just the new selection', async () => {
     const { dir, source } = config;
-    const summary = await pipeline({ dir, source, only: ['rows'], budget: 4 });
+    const summary = await runPipeline({ dir, source, only: ['rows'], budget: 4 });
     expect(summary.skipped.map((s) => s.stage)).toEqual(['propose', 'attempt', 'judge', 'validate', 'report']);
     const picked = summary.stages.rows!.picked;
     expect(picked).toEqual(first.stages.rows!.picked.slice(0, picked.length));
@@ -146,7 +146,7 @@ describe('pipeline on the sandbox', () => {
     const usage = { inputTokens: 1000, outputTokens: 10 };
     const agent = fakeLLM({ modelId: 'Qwen/Qwen3.5-4B', replies: [{ text: '{"done": {"answer": "42"}}', usage }] });
     const judge = fakeLLM({ modelId: 'judge-model', replies: [{ text: '{"verdict": "NOT SUCCESS"}', usage }] });
-    const summary = await pipeline({ ...config, dir, agent, policy: undefined, judge, only: ['attempt', 'judge'] });
+    const summary = await runPipeline({ ...config, dir, agent, policy: undefined, judge, only: ['attempt', 'judge'] });
     expect(agent.calls).toHaveLength(2);
     expect(agent.calls[0]!.prompt).toContain('TASK: ');
     expect(summary.stages.attempt).toMatchObject({ episodes: 2, steps: 2, usage: { calls: 2, inputTokens: 2000, outputTokens: 20 } });
@@ -156,7 +156,7 @@ describe('pipeline on the sandbox', () => {
 });
 
 describe('pipeline config', () => {
-  const base = (dir: string): PipelineConfig => ({
+  const base = (dir: string): PipelineOptions => ({
     dir,
     source: { ...memorySource({ sitemaps: { a: '{"pages": [{"path": "/a/"}], "controls": []}' } }), baseUrl: 'http://127.0.0.1:9' },
     proposer: fakeLLM({ replies: ['{"tasks": []}'] }),
@@ -167,22 +167,22 @@ describe('pipeline config', () => {
 
   it('refuses what cannot run before anything starts, saying what is missing', async () => {
     const dir = path.join(tmp, 'bad');
-    await expect(pipeline({ ...base(dir), sites: ['a', '../etc'] })).rejects.toThrow(UnsafeNameError);
-    await expect(pipeline({ ...base(dir), proposer: undefined })).rejects.toThrow(/the propose stage needs a proposer model \(option proposer\)/);
-    await expect(pipeline({ ...base(dir), judge: undefined, only: ['judge'] })).rejects.toThrow(PipelineConfigError);
-    await expect(pipeline({ ...base(dir), policy: undefined, skip: ['propose'] })).rejects.toThrow(/attempt stage needs an agent/);
-    await expect(pipeline({ ...base(dir), skip: ['bogus' as never] })).rejects.toThrow(/unknown stage "bogus" in skip: the stages are propose, attempt/);
-    await expect(pipeline({ ...base(dir), humanTasks: undefined })).rejects.toThrow(/validate stage needs human tasks/);
-    await expect(pipeline(base(dir))).rejects.toThrow(/no human task of the 1 training sites/);
+    await expect(runPipeline({ ...base(dir), sites: ['a', '../etc'] })).rejects.toThrow(UnsafeNameError);
+    await expect(runPipeline({ ...base(dir), proposer: undefined })).rejects.toThrow(/the propose stage needs a proposer model \(option proposer\)/);
+    await expect(runPipeline({ ...base(dir), judge: undefined, only: ['judge'] })).rejects.toThrow(PipelineConfigError);
+    await expect(runPipeline({ ...base(dir), policy: undefined, skip: ['propose'] })).rejects.toThrow(/attempt stage needs an agent/);
+    await expect(runPipeline({ ...base(dir), skip: ['bogus' as never] })).rejects.toThrow(/unknown stage "bogus" in skip: the stages are propose, attempt/);
+    await expect(runPipeline({ ...base(dir), humanTasks: undefined })).rejects.toThrow(/validate stage needs human tasks/);
+    await expect(runPipeline(base(dir))).rejects.toThrow(/no human task of the 1 training sites/);
     const file = path.join(tmp, 'human.jsonl');
     await writeFile(file, '{"kind": "human", "task_id": "t1", "site": "a", "instruction": "x", "start_path": "/a/"}\n{"task_id": "t2"}\n');
-    await expect(pipeline({ ...base(dir), humanTasks: file })).rejects.toThrow(InputError);
-    await expect(pipeline({ ...base(dir), humanTasks: file })).rejects.toThrow(`${file}:2: kind`);
+    await expect(runPipeline({ ...base(dir), humanTasks: file })).rejects.toThrow(InputError);
+    await expect(runPipeline({ ...base(dir), humanTasks: file })).rejects.toThrow(`${file}:2: kind`);
     expect(existsSync(dir)).toBe(false);
   });
 
   it('says which file a skipped stage should have left', async () => {
     const dir = path.join(tmp, 'empty');
-    await expect(pipeline({ ...base(dir), only: ['attempt'] })).rejects.toThrow(`the attempt stage needs ${dir}/tasks.jsonl: run the propose stage, or put your tasks there`);
+    await expect(runPipeline({ ...base(dir), only: ['attempt'] })).rejects.toThrow(`the attempt stage needs ${dir}/tasks.jsonl: run the propose stage, or put your tasks there`);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, LLMError, UnsafeNameError, fakeLLM, memorySource, memoryStore, proposeSite, proposeSites, type FakeCall, type FileStore, type ProposeEvent, type SiteContext } from '../src/index';
+import { InputError, LLMError, UnsafeNameError, fakeLLM, memorySource, memoryStore, proposeSite, runPropose, type FakeCall, type FileStore, type ProposeEvent, type SiteContext } from '../src/index';
 import { startFakeGemini } from './fakes/index';
 import { runCli } from './helpers/cli';
 
@@ -78,7 +78,7 @@ describe('proposeSite', () => {
   });
 });
 
-// ── proposeSites ────────────────────────────────────────────────────────────
+// ── runPropose ────────────────────────────────────────────────────────────
 
 const SITES = ['alpha', 'beta', 'gamma'];
 const SITEMAPS = Object.fromEntries(SITES.map((s) => [s, `{"pages": [{"path": "/sites/${s}/"}, {"path": "/sites/${s}/x"}], "controls": []}`]));
@@ -101,11 +101,11 @@ function siteModel(options: { delay?: (site: string) => number } = {}) {
 }
 
 async function propose(store: FileStore, llm = siteModel(), events: ProposeEvent[] = [], sites = SITES) {
-  const summary = await proposeSites({ sites, source, llm, out: '/out/tasks.jsonl', perSite: 5, batch: 3, workers: 3, store, onEvent: (e) => events.push(e) });
+  const summary = await runPropose({ sites, source, llm, out: '/out/tasks.jsonl', perSite: 5, batch: 3, workers: 3, store, onEvent: (e) => events.push(e) });
   return { summary, events, llm, text: await store.readText('/out/tasks.jsonl') };
 }
 
-describe('proposeSites', () => {
+describe('runPropose', () => {
   it('writes sites in input order whatever order they finish in, and sums up', async () => {
     const slowFirst = siteModel({ delay: (s) => (s === 'alpha' ? 30 : 0) });
     const { summary, text, events } = await propose(memoryStore(), slowFirst);
@@ -194,7 +194,7 @@ describe('proposeSites', () => {
   it('fails on a sitemap without pages before any model call', async () => {
     const llm = siteModel();
     const bad = memorySource({ sitemaps: { ...SITEMAPS, beta: '{"controls": []}' } });
-    const run = proposeSites({ sites: SITES, source: bad, llm, out: '/o.jsonl', store: memoryStore() });
+    const run = runPropose({ sites: SITES, source: bad, llm, out: '/o.jsonl', store: memoryStore() });
     await expect(run).rejects.toMatchObject({ file: '<memory>/beta.json', field: 'pages' });
     expect(llm.calls).toHaveLength(0);
   });

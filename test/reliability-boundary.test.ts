@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputError, OutsideSiteError, attempt, browserHost, fakeLLM, memorySource, proposeSites, scriptedPolicy, type BrowserHost, type Task } from '../src/index';
+import { InputError, OutsideSiteError, runAttempt, browserHost, fakeLLM, memorySource, runPropose, scriptedPolicy, type BrowserHost, type Task } from '../src/index';
 import { runCli } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 
@@ -57,7 +57,8 @@ describe('site boundary', () => {
       ['http://example.com/sites/shop/', 'http://example.com is another server'],
     ];
     for (const [start, reason] of cases) {
-      const error = await attempt([task('tg-shop-ok', '/sites/shop/'), task('tg-shop-evil', start)], {
+      const error = await runAttempt({
+        tasks: [task('tg-shop-ok', '/sites/shop/'), task('tg-shop-evil', start)],
         policy: scriptedPolicy([]), source: { baseUrl }, out, browser: host,
       }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OutsideSiteError);
@@ -79,7 +80,8 @@ describe('site boundary', () => {
   it('keeps the agent inside: links, gotos and redirects out are blocked and shown to it; nothing of them is recorded', async () => {
     const out = path.join(await tempDir('rel-boundary-'), 'run');
     const before = served.length;
-    const summary = await attempt([task('tg-shop-walk', '/sites/shop/')], {
+    const summary = await runAttempt({
+      tasks: [task('tg-shop-walk', '/sites/shop/')],
       policy: scriptedPolicy([
         { click: { index: 1 } }, // another site of the server
         { click: { index: 2 } }, // the evidence API
@@ -121,7 +123,7 @@ describe('site boundary', () => {
     ] as const) {
       const llm = fakeLLM({ replies: () => '{"tasks": []}' });
       const source = memorySource({ sitemaps: { shop: { pages: [...pages], controls: [] } }, pages: {} });
-      const error = await proposeSites({ sites: ['shop'], source, llm, out }).catch((e: unknown) => e);
+      const error = await runPropose({ sites: ['shop'], source, llm, out }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
       expect((error as Error).message).toBe(`sitemap of shop: ${field}: ${shown}: refused`);
       expect(llm.calls).toHaveLength(0);

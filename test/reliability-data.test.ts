@@ -10,11 +10,11 @@ import {
   InputError,
   episodeIdOf,
   fakeLLM,
-  judgeRun,
+  runJudge,
   judgedEpisodeIdOf,
   nodeStore,
-  validate,
-  writeRows,
+  runValidate,
+  runRows,
   type JudgeEvent,
   type RowsEvent,
 } from '../src/index';
@@ -49,7 +49,7 @@ describe('episode identity', () => {
     const run = await oneEpisodeRun();
     const episode = path.join(run, ID);
     const judgeDir = `${run}_judge`;
-    await judgeRun(run, { llm: verdict('SUCCESS') });
+    await runJudge({ run, llm: verdict('SUCCESS') });
     const first = await episodeIdOf(store, episode);
     expect(first).toMatch(/^[0-9a-f]{16}$/);
     expect(await judgedEpisodeIdOf(store, judgeDir, ID)).toBe(first);
@@ -62,38 +62,38 @@ describe('episode identity', () => {
     expect(second).not.toBe(first);
     expect(await judgeRecordState(store, judgeDir, ID, second)).toBe('stale');
     const events: RowsEvent[] = [];
-    const rows = await writeRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl'), onEvent: (e) => events.push(e) });
+    const rows = await runRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl'), onEvent: (e) => events.push(e) });
     expect(rows.picked).toEqual([]);
     expect(rows.skipped).toEqual([{ taskId: ID, reason: expect.stringContaining('judged another recording of the episode') }]);
     expect(events).toContainEqual({ type: 'skipped', taskId: ID, reason: rows.skipped[0]!.reason });
 
     const llm = verdict('NOT SUCCESS');
     const judged: JudgeEvent[] = [];
-    const again = await judgeRun(run, { llm, onEvent: (e) => judged.push(e) });
+    const again = await runJudge({ run, llm, onEvent: (e) => judged.push(e) });
     expect(llm.calls).toHaveLength(1);
     expect(again.records[0]!.predicted_label).toBe(0);
     expect(judged).toContainEqual({ type: 'warning', message: expect.stringContaining(`${ID}: its judge record was made from an earlier recording`) });
     expect(await judgedEpisodeIdOf(store, judgeDir, ID)).toBe(second);
     // A third pass finds the record current: no model call.
     const idle = verdict('SUCCESS');
-    await judgeRun(run, { llm: idle });
+    await runJudge({ run, llm: idle });
     expect(idle.calls).toHaveLength(0);
   });
 
   it('validate does not score a verdict left from an earlier recording of the episode', async () => {
     const run = await oneEpisodeRun();
     await fs.writeFile(path.join(run, 'results.jsonl'), `{"task_id": "${ID}", "ok": true}\n`);
-    expect((await validate(run, { llm: verdict('SUCCESS') })).pairs).toEqual([{ taskId: ID, verifier: true, judge: true }]);
+    expect((await runValidate({ run, llm: verdict('SUCCESS') })).pairs).toEqual([{ taskId: ID, verifier: true, judge: true }]);
     await fs.writeFile(path.join(run, ID, 'episode.json'), episodeJson('2026-02-02T00:00:00Z'));
     const unsure = fakeLLM({ replies: () => '{"parts": []}' });
-    const again = await validate(run, { llm: unsure });
+    const again = await runValidate({ run, llm: unsure });
     expect(unsure.calls).toHaveLength(3); // judged again, no verdict in 3 tries
     expect(again.pairs).toEqual([]);
   });
 
   it('reads a binding written for another record (a crash between the two writes) as stale, never current', async () => {
     const run = await oneEpisodeRun();
-    await judgeRun(run, { llm: verdict('SUCCESS') });
+    await runJudge({ run, llm: verdict('SUCCESS') });
     const id = await episodeIdOf(store, path.join(run, ID));
     await bindJudgeRecord(store, `${run}_judge`, ID, id!, recordText(ID, 0, 'judge-m'));
     expect(await judgeRecordState(store, `${run}_judge`, ID, id)).toBe('stale');
@@ -103,11 +103,11 @@ describe('episode identity', () => {
   it('keeps a record with no identity (the seed wrote it) as the seed would, and binds it to the episode there', async () => {
     const run = await oneEpisodeRun();
     await writeRun(run, [{ taskId: ID, record: recordText(ID, 1) }]);
-    const { picked } = await writeRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl') });
+    const { picked } = await runRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl') });
     expect(picked).toEqual([ID]);
     const llm = verdict('NOT SUCCESS');
     const events: JudgeEvent[] = [];
-    await judgeRun(run, { llm, onEvent: (e) => events.push(e) });
+    await runJudge({ run, llm, onEvent: (e) => events.push(e) });
     expect(llm.calls).toHaveLength(0);
     expect(events).toContainEqual({ type: 'warning', message: expect.stringContaining('1 judge records had no episode identity') });
     expect(await judgedEpisodeIdOf(store, `${run}_judge`, ID)).toBe(await episodeIdOf(store, path.join(run, ID)));
@@ -136,7 +136,7 @@ describe('episode identity', () => {
     await writeRun(run, [{ taskId: ID, gradeInputs: '{"answer": "lamp"}', rows: rowsText(2, ID) }]);
     await fs.writeFile(path.join(run, ID, 'episode.json'), episodeJson('2026-03-03T00:00:00Z'));
     expect(await judgeRecordState(store, `${run}_judge`, ID, await episodeIdOf(store, path.join(run, ID)))).toBe('stale');
-    const { picked } = await writeRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl') });
+    const { picked } = await runRows({ run, out: `${run}-rows`, tasks: path.join(run, 'tasks.jsonl') });
     expect(picked).toEqual([]);
   });
 });
@@ -168,9 +168,9 @@ describe('rows that cannot lie', () => {
     await writeRun(run, ids.map((taskId) => ({ taskId, rows: rowsText(3, taskId), record: recordText(taskId, 1) })));
     const tasks = ids.map((task_id) => ({ task_id, site: task_id.split('-')[1]! }));
     const out = `${run}-rows`;
-    await writeRows({ run, out, tasks, budget: 9 });
+    await runRows({ run, out, tasks, budget: 9 });
     const before = await fs.readFile(path.join(out, '_report.json'), 'utf8');
-    const error = await writeRows({ run, out, tasks, budget: 3 }).catch((e: unknown) => e);
+    const error = await runRows({ run, out, tasks, budget: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(
       `${out}: holds episode dirs that are not this selection (tg-b-00000001, tg-c-00000001): remove them or choose an empty --out, so the rows dir holds exactly what _report.json counts`,
@@ -195,8 +195,8 @@ describe('rows that cannot lie', () => {
     const run = await tempDir('rel-rows-');
     await writeRun(run, [{ taskId: ID, rows: rowsText(1, ID) }]);
     const tasks = [{ task_id: ID, site: 'shop' }];
-    await expect(writeRows({ run, out: `${run}-rows`, tasks: `${run}/none.jsonl` })).rejects.toThrow(`${run}/none.jsonl: no such tasks file`);
-    await expect(writeRows({ run, out: `${run}-rows`, tasks })).rejects.toThrow(`${run}_judge: no such judge dir`);
+    await expect(runRows({ run, out: `${run}-rows`, tasks: `${run}/none.jsonl` })).rejects.toThrow(`${run}/none.jsonl: no such tasks file`);
+    await expect(runRows({ run, out: `${run}-rows`, tasks })).rejects.toThrow(`${run}_judge: no such judge dir`);
   });
 });
 
@@ -209,7 +209,7 @@ describe('validate trusts nothing', () => {
     ]);
     await fs.writeFile(path.join(run, 'results.jsonl'), results);
     const llm = verdict('SUCCESS');
-    const outcome = await validate(run, { llm }).catch((e: unknown) => e);
+    const outcome = await runValidate({ run, llm }).catch((e: unknown) => e);
     expect(llm.calls).toHaveLength(0);
     return outcome instanceof Error ? outcome.message.replace(`${run}/`, '') : outcome;
   }

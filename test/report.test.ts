@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { register } from '../src/cli/report';
 import { memoryStore } from '../src/index';
 import { fakeLLM } from '../src/index';
-import { validate } from '../src/validate';
-import { writeReport, type ReportIssue } from '../src/index';
+import { runValidate } from '../src/validate';
+import { runReport, type ReportIssue } from '../src/index';
 import { readReportEpisode, readRunForReport } from '../src/report';
 import { reportScores } from '../src/report/write';
 import type { ValidateReport } from '../src/core/schemas';
@@ -134,7 +134,7 @@ describe('report in a real browser', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'taskgen-report-'));
     run = await makeRun(root, { validate: true });
-    index = await writeReport({ run, rows: path.join(root, 'rows') });
+    index = await runReport({ run, rows: path.join(root, 'rows') });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (r) => requests.push(r.url()));
@@ -329,7 +329,7 @@ describe('report data', () => {
       'r/t2/grade_inputs.json': '{"answer": "y"}',
       'r/results.jsonl': '{"task_id": "t1", "ok": true}\n{"task_id": "t2", "ok": true}\n',
     });
-    await validate('r', { llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }), store });
+    await runValidate({ run: 'r', llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }), store });
     expect(await store.readText('r_judge/_validate.json')).toContain('"precision": 1.0');
     const issues: ReportIssue[] = [];
     const data = await readRunForReport({ run: 'r', store, onIssue: (i) => issues.push(i) });

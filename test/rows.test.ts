@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, memoryStore, selectRows, writeRows, type RowsEvent } from '../src/index';
+import { InputError, memoryStore, selectRows, runRows, type RowsEvent } from '../src/index';
 import { interleaveBySite, siteOfTaskId } from '../src/rows';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
@@ -55,7 +55,7 @@ describe('selectRows', () => {
   });
 });
 
-describe('writeRows', () => {
+describe('runRows', () => {
   async function fixture() {
     const run = await tempDir();
     const tasks = [task('shop', 1), task('shop', 2), task('mail', 1), task('mail', 2), task('bank', 1)];
@@ -74,7 +74,7 @@ describe('writeRows', () => {
   it('copies the picked rows dirs with hard links and writes the report as the seed does', async () => {
     const { run, tasks, tasksFile, out } = await fixture();
     const events: RowsEvent[] = [];
-    const { picked, report } = await writeRows({ run, out, tasks: tasksFile, budget: 6, onEvent: (e) => events.push(e) });
+    const { picked, report } = await runRows({ run, out, tasks: tasksFile, budget: 6, onEvent: (e) => events.push(e) });
     // order: mail1 shop1 mail2 shop2 (bank has no rows): mail1 (2) + shop1 (4) reach 6.
     expect(picked).toEqual([tasks[2]!.task_id, tasks[0]!.task_id]);
     expect(report).toMatchObject({ candidates: 3, selected_rows: 6, short_by: 0, sites: 2 });
@@ -93,11 +93,11 @@ describe('writeRows', () => {
     const { run, tasksFile, out } = await fixture();
     await fs.mkdir(path.join(out, 'earlier'), { recursive: true });
     await fs.writeFile(path.join(out, 'earlier', 'rows.jsonl'), 'kept\n');
-    await expect(writeRows({ run, out, tasks: tasksFile })).rejects.toThrow(/holds episode dirs that are not this selection \(earlier\)/);
+    await expect(runRows({ run, out, tasks: tasksFile })).rejects.toThrow(/holds episode dirs that are not this selection \(earlier\)/);
     expect(await fs.readFile(path.join(out, 'earlier', 'rows.jsonl'), 'utf8')).toBe('kept\n');
     expect((await fs.readdir(out)).length).toBe(1);
     const events: RowsEvent[] = [];
-    const { removed } = await writeRows({ run, out, tasks: tasksFile, stale: 'remove', onEvent: (e) => events.push(e) });
+    const { removed } = await runRows({ run, out, tasks: tasksFile, stale: 'remove', onEvent: (e) => events.push(e) });
     expect(removed).toEqual([path.join(out, 'earlier')]);
     expect(events).toContainEqual({ type: 'removed', dir: path.join(out, 'earlier') });
     expect((await fs.readdir(out)).length).toBe(4);
@@ -107,13 +107,13 @@ describe('writeRows', () => {
     const { run, tasksFile, out } = await fixture();
     for (const bad of ['../etc', 'a/b', '..']) {
       await fs.appendFile(tasksFile, `${JSON.stringify({ task_id: bad, site: 'shop' })}\n`);
-      const error = await writeRows({ run, out, tasks: tasksFile }).catch((e: unknown) => e);
+      const error = await runRows({ run, out, tasks: tasksFile }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
       expect((error as InputError).message).toMatch(new RegExp(`${tasksFile}:6: task_id: not a plain name`));
       await expect(fs.stat(out)).rejects.toThrow();
       await fs.writeFile(tasksFile, (await fs.readFile(tasksFile, 'utf8')).split('\n').slice(0, 5).join('\n') + '\n');
     }
-    await expect(writeRows({ run, out, tasks: [{ task_id: '../x', site: 's' }] })).rejects.toThrow('not a plain name');
+    await expect(runRows({ run, out, tasks: [{ task_id: '../x', site: 's' }] })).rejects.toThrow('not a plain name');
   });
 
   it('works on an in-memory store', async () => {
@@ -123,7 +123,7 @@ describe('writeRows', () => {
       'r/tg-s-1/rows/step_1.png': 'png',
       'r_judge/tg-s-1.json': recordText('tg-s-1', 1),
     });
-    const { report } = await writeRows({ run: 'r', out: 'o', tasks: [{ task_id: 'tg-s-1', site: 's' }], store });
+    const { report } = await runRows({ run: 'r', out: 'o', tasks: [{ task_id: 'tg-s-1', site: 's' }], store });
     expect(report.selected_rows).toBe(2);
     expect(new TextDecoder().decode(store.files.get('o/tg-s-1/step_0.png'))).toBe('png');
     expect(store.files.has('o/_report.json')).toBe(true);

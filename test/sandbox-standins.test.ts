@@ -1,7 +1,7 @@
 /**
  * The offline pipeline with the sandbox's stand-in models, through the library's real steps: the stand-in
- * proposer under `proposeSites`, the oracle policy in the real browser harness (`attempt`, Chromium), the
- * stand-in judge under `judgeRun` and `validate`.
+ * proposer under `runPropose`, the oracle policy in the real browser harness (`attempt`, Chromium), the
+ * stand-in judge under `runJudge` and `validate`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import {
   normInstruction, oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox,
   type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
-import { attempt, judgeRun, proposeSites, validate, type Observation, type Task } from '../src/index';
+import { runAttempt, runJudge, runPropose, runValidate, type Observation, type Task } from '../src/index';
 
 let sandbox: SandboxServer;
 let dir: string;
@@ -28,9 +28,9 @@ const lines = async (file: string): Promise<Array<Record<string, unknown>>> =>
   (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('stand-in proposer', () => {
-  it('serves 140 distinct bank tasks per site through proposeSites, about 40% info, never repeating', async () => {
+  it('serves 140 distinct bank tasks per site through runPropose, about 40% info, never repeating', async () => {
     const out = path.join(dir, 'tasks.jsonl');
-    const summary = await proposeSites({ sites: ['shop-02', 'mail-08'], source: sandboxSource({ url: sandbox.url }), llm: sandboxProposer(), out, perSite: 140 });
+    const summary = await runPropose({ sites: ['shop-02', 'mail-08'], source: sandboxSource({ url: sandbox.url }), llm: sandboxProposer(), out, perSite: 140 });
     expect(summary.sites.map((s) => [s.site, s.tasks])).toEqual([['shop-02', 140], ['mail-08', 140]]);
     expect(summary.info / summary.tasks).toBeGreaterThan(0.3);
     expect(summary.info / summary.tasks).toBeLessThan(0.6);
@@ -104,36 +104,36 @@ describe('the offline pipeline in a real browser', () => {
     // Half of two sites' human tasks (test/agent-sandbox.test.ts plays an info and an action task of every site with oraclePolicy).
     const human = ['shop-01', 'mail-01'].flatMap((s, k) => (sandbox.catalog.tasks(s)?.human ?? []).filter((_, i) => i % 2 === k)) as SandboxTask[];
     const proposedFile = path.join(dir, 'proposed.jsonl');
-    await proposeSites({ sites: ['shop-02'], source: sandboxSource({ url: sandbox.url }), llm: sandboxProposer(), out: proposedFile, perSite: 4, batch: 4 });
+    await runPropose({ sites: ['shop-02'], source: sandboxSource({ url: sandbox.url }), llm: sandboxProposer(), out: proposedFile, perSite: 4, batch: 4 });
     const proposed = (await lines(proposedFile)) as unknown as Task[];
     expect(proposed).toHaveLength(4);
     const run = path.join(dir, 'run');
     const failing = path.join(dir, 'run-fail');
     // Generous action time limits: a loaded machine must not turn a slow click into a failed episode.
     const common = { source: { baseUrl: sandbox.url }, evidence: sandboxEvidence({ url: sandbox.url }), concurrency: 2, maxSteps: 15, actionTimeoutMs: 20_000 };
-    const summary = await attempt([...human, ...proposed], { ...common, policy: oraclePolicy({ tasks: human }), out: run });
+    const summary = await runAttempt({ tasks: [...human, ...proposed], ...common, policy: oraclePolicy({ tasks: human }), out: run });
     expect(summary).toMatchObject({ failed: 0, recorded: human.length + proposed.length });
     const results = await lines(path.join(run, 'results.jsonl'));
     expect(results.filter((r) => r.ok !== true)).toEqual([]);
     expect(results).toHaveLength(human.length);
 
     const some = human.filter((_, i) => i % 2 === 0);
-    await attempt(some, { ...common, policy: oraclePolicy({ tasks: human, failureRate: 0.5, seed: 2 }), out: failing });
+    await runAttempt({ tasks: some, ...common, policy: oraclePolicy({ tasks: human, failureRate: 0.5, seed: 2 }), out: failing });
     const failed = (await lines(path.join(failing, 'results.jsonl'))).filter((r) => r.ok !== true).length;
     expect(failed).toBeGreaterThan(some.length * 0.2);
     expect(failed).toBeLessThan(some.length * 0.8);
 
-    const judged = await judgeRun(run, { llm: sandboxJudge({ runDir: run }), workers: 4 });
+    const judged = await runJudge({ run, llm: sandboxJudge({ runDir: run }), workers: 4 });
     expect(judged.records).toHaveLength(human.length + proposed.length);
     expect(judged.records.every((r) => r.predicted_label === 1 && r.model === 'stand-in-judge')).toBe(true);
 
-    const strict = await validate(failing, { llm: sandboxJudge({ runDir: failing }) });
+    const strict = await runValidate({ run: failing, llm: sandboxJudge({ runDir: failing }) });
     expect(strict.report.overall).toMatchObject({ agreement: 1, episodes: some.length });
     await rm(`${failing}_judge`, { recursive: true });
-    const fromPrompts = await validate(failing, { llm: sandboxJudge({ modelId: 'stand-in-judge-prompt-only' }), model: 'prompt-only' });
+    const fromPrompts = await runValidate({ run: failing, llm: sandboxJudge({ modelId: 'stand-in-judge-prompt-only' }), model: 'prompt-only' });
     expect(fromPrompts.report.overall.agreement).toBeGreaterThanOrEqual(0.9);
     await rm(`${failing}_judge`, { recursive: true });
-    const noisy = await validate(failing, { llm: sandboxJudge({ runDir: failing, noise: 0.3, seed: 5 }) });
+    const noisy = await runValidate({ run: failing, llm: sandboxJudge({ runDir: failing, noise: 0.3, seed: 5 }) });
     const flipped = noisy.judged.records.filter((r) => r.response?.includes('stand-in judge noise')).length;
     expect(noisy.report.overall.agreement).toBeCloseTo(1 - flipped / some.length, 6);
     expect(flipped).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeLLM, judgeRun, validate, type JudgeEvent } from '../src/index';
+import { fakeLLM, runJudge, runValidate, type JudgeEvent } from '../src/index';
 import { stagesToRun } from '../src/pipeline/plan';
 import { tempDir, writeRun } from './helpers/runs';
 
@@ -17,22 +17,22 @@ describe('sharded judge and validate', () => {
     const llm = fakeLLM({ replies: (call) => (/do t-[ab]/.test(call.prompt) ? '{"verdict": "NOT SUCCESS"}' : '{"verdict": "SUCCESS"}') });
 
     const events: JudgeEvent[] = [];
-    const first = await validate(run, { llm, shard: { index: 0, count: 2 }, onEvent: (e) => events.push(e) });
+    const first = await runValidate({ run, llm, shard: { index: 0, count: 2 }, onEvent: (e) => events.push(e) });
     expect(first.report).toBeNull();
     expect(events[0]).toMatchObject({ type: 'start', episodes: 3, shard: { index: 0, count: 2, total: 5 } });
     expect(first.judged.records.map((r) => r.task_id)).toEqual(['t-c', 't-d', 't-e']);
     expect(await fs.readdir(`${run}_judge`)).not.toContain('_validate.json');
 
-    const second = await judgeRun(run, { llm, shard: { index: 1, count: 2 } });
+    const second = await runJudge({ run, llm, shard: { index: 1, count: 2 } });
     expect(second.records.map((r) => r.task_id)).toEqual(['t-a', 't-b']);
 
     // The pass without a shard finds everything judged and scores the whole run.
-    const whole = await validate(run, { llm });
+    const whole = await runValidate({ run, llm });
     expect(whole.judged.records).toHaveLength(5);
     expect(llm.calls).toHaveLength(5);
     expect(whole.report.overall).toMatchObject({ episodes: 5, tp: 3, fp: 0, fn: 0, tn: 2 });
     // Shard 0 of 1 is the whole run (how a job inside an array asks for the unsharded pass).
-    expect((await validate(run, { llm, shard: { index: 0, count: 1 } })).report).toEqual(whole.report);
+    expect((await runValidate({ run, llm, shard: { index: 0, count: 1 } })).report).toEqual(whole.report);
   });
 
   it('leaves the whole-run stages of the pipeline to the pass without a shard', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCatalog, startSandbox, type SandboxServer } from '../sandbox/index';
-import { fakeLLM, runStatus, validate } from '../src/index';
+import { fakeLLM, runStatus, runValidate } from '../src/index';
 import { finish, runCli, spawnScript, type Finished } from './helpers/cli';
 
 // Many `taskgen attempt` processes on one run dir (DESIGN.md §8), with the sandbox's stand-in oracle: three
@@ -86,7 +86,7 @@ describe('many attempt processes on one run dir', () => {
 
     // The others finish their shards; the killed episode shows as stale, and shard 1 as the one to rerun.
     const [s0, s2, s2b] = [summary(await done[0]!), summary(await done[2]!), summary(await twinDone)];
-    const status = await runStatus(shared);
+    const status = await runStatus({ run: shared });
     expect(status.shardCount).toBe(3);
     expect(status.running).toEqual([expect.objectContaining({ taskId: killedTask, shard: 1, pid: victim.pid, stale: expect.stringContaining('gone') })]);
     expect(status.rerun).toEqual([1]);
@@ -126,7 +126,7 @@ describe('many attempt processes on one run dir', () => {
     // A writer that died between writing an older view of results.jsonl and checking it: validate re-derives it.
     const results = await read(path.join(whole, 'results.jsonl'));
     await writeFile(path.join(shared, 'results.jsonl'), results.split('\n')[0] + '\n');
-    const scored = await validate(shared, { llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }) });
+    const scored = await runValidate({ run: shared, llm: fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] }) });
     expect(scored.report.overall.episodes).toBe(6);
     expect(await read(path.join(shared, 'results.jsonl'))).toBe(results);
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UnsafeNameError, fakeLLM, scoreJudge, validate, type JudgePair } from '../src/index';
+import { UnsafeNameError, fakeLLM, scoreJudge, runValidate, type JudgePair } from '../src/index';
 import { ValidateReportSchema } from '../src/formats';
 import { formatScore, wilsonInterval } from '../src/validate';
 import { recordText, tempDir, writeRun } from './helpers/runs';
@@ -76,7 +76,7 @@ describe('validate', () => {
         '{"task_id": "shop-1", "ok": true}\n{"task_id": "mail-2", "ok": false}\n{"task_id": "gone", "ok": true}\n',
     );
     const llm = fakeLLM({ modelId: 'gemini-3.5-flash', replies: (call) => (call.prompt.includes('TASK: c') ? '{"verdict": "SUCCESS"}' : '{"verdict": "NOT SUCCESS"}') });
-    const { report, pairs: scored } = await validate(run, { llm });
+    const { report, pairs: scored } = await runValidate({ run, llm });
     expect(llm.calls).toHaveLength(2);
     expect(scored).toEqual([
       { taskId: 'shop-2', verifier: true, judge: true },
@@ -98,7 +98,7 @@ describe('validate', () => {
     await writeRun(run, [{ taskId: 'shop-1', gradeInputs: '{}' }], tasks);
     await fs.writeFile(path.join(run, 'results.jsonl'), '{"task_id": "../shop-1", "ok": true}\n');
     const llm = fakeLLM({ replies: ['{"verdict": "SUCCESS"}'] });
-    await expect(validate(run, { llm })).rejects.toThrow(UnsafeNameError);
+    await expect(runValidate({ run, llm })).rejects.toThrow(UnsafeNameError);
     expect(llm.calls).toHaveLength(0);
   });
 });

@@ -13,15 +13,17 @@ import type { Episode, Outcome, Task } from '../core/schemas';
 import { shardTasks, type Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
-import { defaultVerify, runEpisode, type StepInfo, type VerifyFunction } from './episode';
+import { defaultVerify, attemptTask, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
 import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
 import { defaultSitePrefix, siteBoundary, startUrlOf } from './site-boundary';
 import type { EvidenceProvider, Policy } from './types';
 
-/** Options of {@link attempt}. */
+/** Options of {@link runAttempt}. */
 export interface AttemptOptions {
+  /** The tasks to attempt (a task id listed twice is attempted once, with a warning). */
+  readonly tasks: readonly Task[];
   /** Decides each action. */
   readonly policy: Policy;
   /** Where the sites are served: its `baseUrl` is the server the browser visits. */
@@ -65,7 +67,7 @@ export interface AttemptOptions {
   readonly shard?: Shard;
 }
 
-/** Progress of an {@link attempt} run. */
+/** Progress of an {@link runAttempt} run. */
 export type AttemptEvent =
   | {
       readonly type: 'run-start';
@@ -102,7 +104,7 @@ export type AttemptEvent =
   | { readonly type: 'warning'; readonly message: string };
 
 /** What a run did. */
-export interface AttemptSummary {
+export interface AttemptResult {
   /** Tasks of this call: those given (duplicates removed), or its shard's. */
   readonly tasks: number;
   /** Episodes already finished before this call, skipped. */
@@ -139,7 +141,8 @@ export interface FinishedTotals {
  * `<task_id>/{grade_inputs.json, screenshots/, final.png, rows/, episode.json}` and `results.jsonl`.
  * A page or browser crash ends only its own episode, recorded with its error (a dead browser is relaunched).
  */
-export async function attempt(tasks: readonly Task[], options: AttemptOptions): Promise<AttemptSummary> {
+export async function runAttempt(options: AttemptOptions): Promise<AttemptResult> {
+  const { tasks } = options;
   const t0 = Date.now();
   const store = options.store ?? nodeStore();
   const emit = options.onEvent ?? (() => {});
@@ -214,7 +217,7 @@ export async function attempt(tasks: readonly Task[], options: AttemptOptions): 
         for (const aside of claim.asides) emit({ type: 'warning', message: `episode ${taskId}: a dead process's partial episode was moved to ${aside}` });
         emit({ type: 'episode-start', taskId });
         try {
-          const result = await runEpisode({
+          const result = await attemptTask({
             task,
             policy: options.policy,
             host,

@@ -42,8 +42,8 @@ export interface StepInfo {
   readonly error: string | null;
 }
 
-/** What {@link runEpisode} needs. */
-export interface EpisodeOptions {
+/** What {@link attemptTask} needs. */
+export interface AttemptTaskOptions {
   readonly task: Task;
   readonly policy: Policy;
   readonly host: BrowserHost;
@@ -69,7 +69,7 @@ export interface EpisodeOptions {
 }
 
 /** A finished, recorded episode. */
-export interface EpisodeResult {
+export interface AttemptTaskResult {
   readonly episode: Episode;
   /** The verifier's result, for tasks with one. */
   readonly ok: boolean | undefined;
@@ -90,7 +90,7 @@ class EpisodeTimeout extends Error {}
  * Runs one episode and records it. A page that crashes or closes, or a browser that dies, ends the episode
  * with outcome `error` (recorded); an {@link EpisodeFailure} or an abort leaves nothing behind.
  */
-export async function runEpisode(options: EpisodeOptions): Promise<EpisodeResult> {
+export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptTaskResult> {
   const { task, policy, store, dir } = options;
   const prefix = options.sitePrefix ?? defaultSitePrefix(task.site);
   // Refused before anything moves: a task that starts outside its site (a local file, another site, /_admin/).
@@ -168,7 +168,7 @@ interface LoopResult {
 }
 
 // Observe, decide, act, until done, the step limit, the time limit, or the page going away.
-async function loop(options: EpisodeOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal): Promise<LoopResult> {
+async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal): Promise<LoopResult> {
   const { task, policy, maxSteps } = options;
   const r: LoopResult = { outcome: 'max_steps', answer: null, error: null, history: [], actions: [], rows: [], seen: [], usage: ZERO_USAGE };
   let last: Observation | null = null;

@@ -195,7 +195,7 @@ function parseTasks(text: string, file: string, warn: (message: string) => void)
 }
 
 /**
- * Re-derives `results.jsonl` of a run that this library's `attempt` wrote (it has a `_work/` dir) from its
+ * Re-derives `results.jsonl` of a run that this library's `runAttempt` wrote (it has a `_work/` dir) from its
  * finished episodes, in `tasks.jsonl` order, so a reader after a multi-process run sees what one process would
  * have written even if a writer died between its write and its check. Other runs (the seed's) are left as
  * they are. Returns whether it wrote.

@@ -5,7 +5,7 @@
  */
 import type { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
-import { attempt, type AttemptEvent, type AttemptSummary } from '../agent/attempt';
+import { runAttempt, type AttemptEvent, type AttemptResult } from '../agent/attempt';
 import { browserEvidence } from '../agent/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
@@ -71,11 +71,11 @@ export function register(program: Command): void {
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--no-progress', 'no progress bar');
   shardOptions(command).action(async (flags: AttemptFlags) => {
-    await runAttempt(flags);
+    await attemptAction(flags);
   });
 }
 
-async function runAttempt(flags: AttemptFlags): Promise<void> {
+async function attemptAction(flags: AttemptFlags): Promise<void> {
   const store = nodeStore();
   const sharded = resolveShard(flags);
   if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
@@ -114,7 +114,7 @@ async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
   run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined },
-): Promise<AttemptSummary> {
+): Promise<AttemptResult> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
   run.guard.onStop = (error) => stop.abort(error);
@@ -122,7 +122,8 @@ async function runWithProgress(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    return await attempt(tasks, {
+    return await runAttempt({
+      tasks,
       policy: run.policy,
       evidence: run.evidence,
       source: { baseUrl: run.baseUrl },
@@ -189,7 +190,7 @@ function elsewhereLine(e: Extract<AttemptEvent, { type: 'episode-elsewhere' }>):
 }
 
 /** The summary the CLI prints: counts, outcomes, verifier pass rate, tokens, wall time. */
-export function summaryLine(s: AttemptSummary): Record<string, unknown> {
+export function summaryLine(s: AttemptResult): Record<string, unknown> {
   return {
     tasks: s.tasks,
     skipped: s.skipped,

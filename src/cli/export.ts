@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command } from 'commander';
-import { exportDataset } from '../export/dataset';
+import { runExport } from '../export/dataset';
 import { integer } from './flags';
 
 interface ExportFlags {
@@ -43,7 +43,7 @@ export function register(program: Command): void {
     .option('--row-group <n>', 'rows per Parquet row group', integer(1), 100)
     .option('--overwrite', 'replace an existing folder once the new one is complete', false)
     .action(async (run: string, flags: ExportFlags) => {
-      const result = await exportDataset({
+      const result = await runExport({
         run,
         out: flags.out,
         rows: flags.rows,

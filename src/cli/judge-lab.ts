@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { formatFailure } from '../models/failures';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { formatLab } from '../lab/format';
-import { judgeLab } from '../lab/lab';
+import { runJudgeLab } from '../lab/lab';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { createLimiter } from '../models/limiter';
 import type { LanguageModel } from '../models/types';
@@ -59,7 +59,8 @@ export function register(program: Command): void {
         return llm;
       };
       variants.forEach(llmFor); // a missing key fails before any judging
-          const { report, json, html, judged } = await judgeLab(run, {
+          const { report, json, html, judged } = await runJudgeLab({
+        run,
         variants,
         baseline: flags.baseline,
         llmFor,

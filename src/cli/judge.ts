@@ -6,7 +6,7 @@
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { formatFailure } from '../models/failures';
-import { judgeRun, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
+import { runJudge, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeOptions, type JudgeResult } from '../judge/run';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import type { LanguageModel } from '../models/types';
@@ -56,7 +56,7 @@ function judgeModel(flags: JudgeFlags, meter: UsageMeter, variant?: JudgeVariant
 }
 
 /** What `judge` and `validate` run with: the judge pass's options from the flags, its meter, and the printer's stop. */
-export async function judgePass(flags: JudgeFlags): Promise<{ options: JudgeRunOptions; meter: UsageMeter; stop: () => void }> {
+export async function judgePass(flags: JudgeFlags): Promise<{ options: Omit<JudgeOptions, 'run'>; meter: UsageMeter; stop: () => void }> {
   const variant = flags.variant === undefined ? undefined : await loadVariant(flags.variant);
   const meter = new UsageMeter();
   const llm = judgeModel(flags, meter, variant);
@@ -123,7 +123,7 @@ export function judgePrinter(options: PrinterOptions & { from?: string } = {}): 
  * Ends the command as the seed does when episodes are left unjudged: errors, and no-verdict ones too, since
  * their records are not written either.
  */
-export function exitIfUnjudged(summary: JudgeSummary, failures?: Pick<JudgeRunResult, 'callErrors' | 'failures'>): void {
+export function exitIfUnjudged(summary: JudgeSummary, failures?: Pick<JudgeResult, 'callErrors' | 'failures'>): void {
   const left = summary.errors + summary.no_verdict;
   if (left === 0) return;
   const calls = failures?.callErrors
@@ -148,7 +148,7 @@ export function register(program: Command): void {
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
-    const result = await judgeRun(run, options).finally(stop);
+    const result = await runJudge({ run, ...options }).finally(stop);
     process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
     exitIfUnjudged(result.summary, result);

@@ -6,7 +6,7 @@
  */
 import { PRESET_NAMES } from '../judge/variant';
 import { formatLab } from '../lab/format';
-import { judgeLab } from '../lab/lab';
+import { runJudgeLab } from '../lab/lab';
 import type { LanguageModel } from '../models/types';
 import { pipelineLayout } from '../pipeline/layout';
 import { fileUrl } from './format';
@@ -15,7 +15,8 @@ import { fileUrl } from './format';
 export async function runPipelineLab(out: string, judge: LanguageModel, options: { readonly standIn: boolean; readonly workers: number }): Promise<boolean> {
   const run = pipelineLayout(out).human;
   process.stdout.write(`judge lab on ${run} with the variants ${PRESET_NAMES.join(', ')}\n`);
-  const { report, json, html } = await judgeLab(run, {
+  const { report, json, html } = await runJudgeLab({
+    run,
     llm: judge,
     workers: options.workers,
     onEvent: (event) => {

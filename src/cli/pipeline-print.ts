@@ -4,7 +4,7 @@
  * @module
  */
 import { formatCount, formatUsage } from '../models/usage';
-import type { PipelineEvent, PipelineStage, PipelineSummary, StageSummaries } from '../pipeline/types';
+import type { PipelineEvent, PipelineStage, PipelineResult, StageSummaries } from '../pipeline/types';
 import { attemptPrinter } from './attempt';
 import { fileUrl, interval } from './format';
 import { judgePrinter } from './judge';
@@ -136,7 +136,7 @@ function judgeText(s: StageSummaries['judge']): string {
 }
 
 /** The final summary: what ran, the figures, tokens and cost, wall time, and where every output is. */
-export function formatPipelineSummary(summary: PipelineSummary): string {
+export function formatPipelineSummary(summary: PipelineResult): string {
   const { layout: l, stages } = summary;
   const out = [`\n== summary (${seconds(summary.ms)}, work dir ${l.dir}/)`];
   for (const stage of Object.keys(stages) as PipelineStage[]) out.push(stageLine(stage, stages[stage] as never));

@@ -6,7 +6,7 @@
 import { browserEvidence } from '../agent/evidence';
 import type { EvidenceProvider } from '../agent/types';
 import { UsageMeter } from '../models/usage';
-import type { PipelineConfig, PipelineStage } from '../pipeline/types';
+import type { PipelineOptions, PipelineStage } from '../pipeline/types';
 import { memorySource } from '../sites/memory';
 import { miniwebSource } from '../sites/miniweb';
 import type { PipelineFlags } from './pipeline-flags';
@@ -24,13 +24,13 @@ export function buildConfig(
     sites?: string[];
     sandbox?: SandboxSetup;
     models: RealModels;
-    agent?: PipelineConfig['agent'];
+    agent?: PipelineOptions['agent'];
     evidence: EvidenceProvider;
     skip: PipelineStage[] | undefined;
     only: PipelineStage[] | undefined;
     stop: AbortSignal;
   },
-): PipelineConfig & { readonly perSite: number } {
+): PipelineOptions & { readonly perSite: number } {
   const { sandbox, models } = setup;
   const source = sandbox?.source
     ?? (flags.sitemaps && flags.baseUrl ? miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl }) : memorySource({ sitemaps: {} }));

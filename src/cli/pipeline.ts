@@ -9,7 +9,7 @@
 import type { Command } from 'commander';
 import { assertPlainName } from '../core/names';
 import { pipelineLayout } from '../pipeline/layout';
-import { pipeline } from '../pipeline/run';
+import { runPipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';
 import type { PipelineStage } from '../pipeline/types';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
@@ -27,11 +27,11 @@ export { DEFAULT_DEMO_DIR, DEFAULT_PIPELINE_DIR };
 /** Registers `taskgen pipeline`. */
 export function register(program: Command): void {
   pipelineCommand(program).action(async (flags: PipelineFlags) => {
-    await runPipeline(flags);
+    await pipelineAction(flags);
   });
 }
 
-async function runPipeline(flags: PipelineFlags): Promise<void> {
+async function pipelineAction(flags: PipelineFlags): Promise<void> {
   const list = (text: string | undefined) => (text === undefined ? undefined : text.split(',').map((s) => s.trim()));
   const sites = list(flags.sites);
   for (const site of sites ?? []) assertPlainName(site, 'site');
@@ -62,7 +62,7 @@ async function runPipeline(flags: PipelineFlags): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
 
     const printer = pipelinePrinter({ perSite: config.perSite, progress: flags.progress });
-    const summary = await pipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
+    const summary = await runPipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
     process.stdout.write(`${formatPipelineSummary(summary)}\n`);
     const standIns = standInRoles(models, runs);
     if (sandbox && standIns.length) process.stdout.write(`${standInNotice(sandbox, standIns)}\n`);

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { formatFailure } from '../models/failures';
-import { proposeSites, type ProposeEvent, type ProposeSummary } from '../propose';
+import { runPropose, type ProposeEvent, type ProposeResult } from '../propose';
 import { miniwebSource } from '../sites/miniweb';
 import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
 import { resolveModel } from './models';
@@ -63,7 +63,7 @@ export function register(program: Command): void {
       process.stderr.write(`proposer: ${model.description}\n`);
       const started = Date.now();
       const printer = proposePrinter(flags.perSite);
-      const summary = await proposeSites({
+      const summary = await runPropose({
         sites,
         source,
         llm: withUsage(model, meter, { step: 'propose' }),
@@ -86,7 +86,7 @@ export function register(program: Command): void {
 }
 
 /** Ends the command with exit code 1, and the first causes, when a site got no tasks or fell short on failed batches. */
-export function exitIfShort(summary: ProposeSummary, perSite: number): void {
+export function exitIfShort(summary: ProposeResult, perSite: number): void {
   if (summary.shortSites.length === 0) return;
   const sites = summary.shortSites.map((s) => `${s.site} ${s.tasks}/${perSite}`).join(', ');
   const causes = [

@@ -1,7 +1,7 @@
 /** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { writeReport, type ReportEvent } from '../report';
+import { runReport, type ReportEvent } from '../report';
 import { fileUrl } from './format';
 import { progressBar, type PrinterOptions } from './progress';
 
@@ -26,7 +26,7 @@ export function register(program: Command): void {
     .action(async (run: string, flags: ReportFlags) => {
       let issues = 0;
       const print = reportPrinter();
-      const file = await writeReport({
+      const file = await runReport({
         run,
         out: flags.out,
         rows: flags.rows,

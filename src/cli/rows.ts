@@ -6,7 +6,7 @@
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { pyDumps } from '../core/py/json';
-import { DEFAULT_BUDGET, writeRows, type RowsEvent } from '../rows';
+import { DEFAULT_BUDGET, runRows, type RowsEvent } from '../rows';
 import { integer } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { DEFAULT_TASKS_FILE } from './propose';
@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter();
-      const { report, skipped } = await writeRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
+      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
         printer.stop,
       );
       process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);

@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .option('--episode-timeout <s>', 'the episode time limit the run uses: a claim silent this long is stale', integer(1), 300)
     .option('--json', 'print the status as JSON', false)
     .action(async (run: string, flags: { shards?: number; episodeTimeout: number; json: boolean }) => {
-      const status = await runStatus(run, { ...(flags.shards ? { shardCount: flags.shards } : {}), staleMs: flags.episodeTimeout * 1000 });
+      const status = await runStatus({ run, ...(flags.shards ? { shardCount: flags.shards } : {}), staleMs: flags.episodeTimeout * 1000 });
       process.stdout.write(`${flags.json ? JSON.stringify(status) : formatRunStatus(status)}\n`);
     });
 }

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { formatJudgeSummary } from '../judge/run';
 import { formatUsage } from '../models/usage';
 import type { JudgeScoreWithIntervals } from '../core/schemas';
-import { formatScore, validate } from '../validate';
+import { formatScore, runValidate } from '../validate';
 import { interval } from './format';
 import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
 import { validateFile } from '../files/layout';
@@ -32,7 +32,7 @@ export function register(program: Command): void {
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
-    const { report, judged } = await validate(run, options).finally(stop);
+    const { report, judged } = await runValidate({ run, ...options }).finally(stop);
     if (report === null) {
       // A shard judges its part; the figures are the whole run's, scored by the pass without a shard.
       process.stdout.write(`${formatJudgeSummary(judged.summary)}\n`);

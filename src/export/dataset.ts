@@ -1,5 +1,5 @@
 /**
- * `exportDataset`: a run as a folder that `datasets.load_dataset(DIR)` and the Hugging Face Hub read as is:
+ * `runExport`: a run as a folder that `datasets.load_dataset(DIR)` and the Hugging Face Hub read as is:
  * configs `steps` and `episodes` as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
  * Everything is checked before anything is written; the folder is built under a temp name and renamed at the end,
  * so an export either is whole or is not there.
@@ -19,7 +19,7 @@ import { EPISODE_FEATURES, STEP_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
 
-/** Options of {@link exportDataset}. */
+/** Options of {@link runExport}. */
 export interface ExportOptions {
   /**
    * A pipeline work dir (it holds `run/` and `tasks.jsonl`: the run, its judge records, `rows/`, the human run and
@@ -49,12 +49,12 @@ export interface ExportOptions {
   readonly onEvent?: (event: ExportEvent) => void;
 }
 
-/** What {@link exportDataset} reports while it works. */
+/** What {@link runExport} reports while it works. */
 export type ExportEvent =
   | { readonly type: 'planned'; readonly episodes: number; readonly steps: number; readonly stepEpisodes: number }
   | { readonly type: 'progress'; readonly config: string; readonly split: string; readonly done: number; readonly total: number };
 
-/** What {@link exportDataset} wrote. */
+/** What {@link runExport} wrote. */
 export interface ExportResult {
   /** The dataset folder. */
   readonly dir: string;
@@ -77,9 +77,9 @@ interface Sources {
  * episode and file when a row's provenance does not hold: a verdict for another episode, a missing screenshot, a
  * torn `rows.jsonl`, rows copied from an older recording. Needs the optional dependency `hyparquet-writer`.
  * @example
- * await exportDataset({ run: 'demo', out: 'demo-hf' }); // then: datasets.load_dataset('demo-hf', 'steps')
+ * await runExport({ run: 'demo', out: 'demo-hf' }); // then: datasets.load_dataset('demo-hf', 'steps')
  */
-export async function exportDataset(options: ExportOptions): Promise<ExportResult> {
+export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const store = options.store ?? nodeStore();
   const lib = await loadParquetWriter();
   const sources = await findSources(store, options);

@@ -1,5 +1,5 @@
 /** Hugging Face–ready export (issue 15): the run as Parquet shards with provenance and a dataset card. @module */
-export { exportDataset, type ExportEvent, type ExportOptions, type ExportResult } from './dataset';
+export { runExport, type ExportEvent, type ExportOptions, type ExportResult } from './dataset';
 export {
   EPISODE_FEATURES,
   STEP_FEATURES,

@@ -98,7 +98,7 @@ export interface JudgeEpisodeOptions {
   /** Attempts at a verdict (per vote). Default 3, as the seed. */
   readonly tries?: number;
   /**
-   * The task ids that have a record in `judgeDir`, from one listing of it (what {@link judgeRun} passes): only
+   * The task ids that have a record in `judgeDir`, from one listing of it (what {@link runJudge} passes): only
    * those are read, which spares a failed open per new episode. Default: look for the record file.
    */
   readonly recorded?: ReadonlySet<string>;

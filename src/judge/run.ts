@@ -18,7 +18,7 @@ import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
 
-/** What {@link judgeRun} reports while it works. */
+/** What {@link runJudge} reports while it works. */
 export type JudgeEvent =
   | {
       readonly type: 'start';
@@ -84,8 +84,10 @@ async function readInstructions(run: string, options: InstructionsOptions & { re
   return out;
 }
 
-/** Options of {@link judgeRun}. */
-export interface JudgeRunOptions extends InstructionsOptions {
+/** Options of {@link runJudge}. */
+export interface JudgeOptions extends InstructionsOptions {
+  /** The run dir: one subdir per episode, named by its task id. */
+  readonly run: string;
   /** The judge model. */
   readonly llm: LanguageModel;
   /** The model name written into records and the summary. Default `llm.modelId`. */
@@ -112,8 +114,8 @@ export interface JudgeRunOptions extends InstructionsOptions {
   readonly extraFields?: boolean;
 }
 
-/** What {@link judgeRun} returns. */
-export interface JudgeRunResult {
+/** What {@link runJudge} returns. */
+export interface JudgeResult {
   /** The seed's summary line: `{episodes, success, rate, no_verdict, errors, judge}`. */
   readonly summary: JudgeSummary;
   /** The records of the episodes with grade inputs, in episode order (no-verdict ones were not written). */
@@ -154,9 +156,10 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
  * go on; a rerun judges only what has no record yet, or a stale one (made from an earlier recording of the episode:
  * `src/files/episode-id.ts`). A run dir that does not exist is an error.
  * @example
- * const { summary } = await judgeRun('runs/r1', { llm: gemini({ apiKey }), onEvent: console.log });
+ * const { summary } = await runJudge({ run: 'runs/r1', llm: gemini({ apiKey }), onEvent: console.log });
  */
-export async function judgeRun(run: string, options: JudgeRunOptions): Promise<JudgeRunResult> {
+export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
+  const { run } = options;
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
   const seedJudge = isSeedJudge(options.variant);

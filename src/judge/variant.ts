@@ -1,7 +1,7 @@
 /**
  * Judge variants: a model plus a judge set-up (system prompt, prompt template, which evidence the prompt shows,
  * how many screenshots and which, votes). The preset `seed` is the seed's judge byte for byte; the others
- * change one thing each, so a lab run (see `judgeLab`) measures what that one thing is worth.
+ * change one thing each, so a lab run (see `runJudgeLab`) measures what that one thing is worth.
  * @module
  */
 import path from 'node:path';

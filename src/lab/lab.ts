@@ -9,7 +9,7 @@ import { syncRunFiles } from '../agent/run-dir';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
-import { judgeRun, labDirOf, loadInstructions, variantJudgeDir, type JudgeEvent, type JudgeRunResult } from '../judge/run';
+import { runJudge, labDirOf, loadInstructions, variantJudgeDir, type JudgeEvent, type JudgeResult } from '../judge/run';
 import { resolveVariant, type JudgeVariant, type PresetName, PRESET_NAMES } from '../judge/variant';
 import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from '../models/prices';
 import type { LanguageModel } from '../models/types';
@@ -24,14 +24,16 @@ import { renderLabHtml } from './html';
 import { comparePaired } from './stats';
 import type { LabComparison, LabDisagreement, LabReport, LabScore, LabUsage, LabVariant } from './types';
 
-/** What {@link judgeLab} reports while it works. */
+/** What {@link runJudgeLab} reports while it works. */
 export type LabEvent =
   | { readonly type: 'variant'; readonly variant: JudgeVariant; readonly index: number; readonly total: number }
   | { readonly type: 'judge'; readonly variant: string; readonly event: JudgeEvent }
   | { readonly type: 'done'; readonly report: LabReport; readonly json: string; readonly html: string };
 
-/** Options of {@link judgeLab}. */
+/** Options of {@link runJudgeLab}. */
 export interface JudgeLabOptions {
+  /** The human-task run dir: episodes, and the verifiers' `results_regraded.jsonl` or `results.jsonl`. */
+  readonly run: string;
   /** The variants: preset names or resolved variants (see `resolveVariant`). Default the four presets. */
   readonly variants?: ReadonlyArray<PresetName | JudgeVariant>;
   /** The variant the others are compared with. Default `seed` (or the first variant when there is no `seed`). */
@@ -55,14 +57,14 @@ export interface JudgeLabOptions {
   readonly onEvent?: (event: LabEvent) => void;
 }
 
-/** What {@link judgeLab} returns. */
+/** What {@link runJudgeLab} returns. */
 export interface JudgeLabResult {
   readonly report: LabReport;
   /** `<run>_judge/lab/lab.json` and `lab.html`. */
   readonly json: string;
   readonly html: string;
   /** Each variant's judge pass, by name. */
-  readonly judged: ReadonlyMap<string, JudgeRunResult>;
+  readonly judged: ReadonlyMap<string, JudgeResult>;
 }
 
 /**
@@ -71,9 +73,10 @@ export interface JudgeLabResult {
  * paired difference with an exact McNemar test; and the episodes where the variants disagree. Writes `lab.json`
  * and `lab.html` into `<run>_judge/lab/`. Needs the run's `results_regraded.jsonl` or `results.jsonl`.
  * @example
- * const { report } = await judgeLab('runs/human', { llm: gemini(), variants: ['seed', 'no-evidence'] });
+ * const { report } = await runJudgeLab({ run: 'runs/human', llm: gemini(), variants: ['seed', 'no-evidence'] });
  */
-export async function judgeLab(run: string, options: JudgeLabOptions): Promise<JudgeLabResult> {
+export async function runJudgeLab(options: JudgeLabOptions): Promise<JudgeLabResult> {
+  const { run } = options;
   const store = options.store ?? nodeStore();
   const variants = await Promise.all((options.variants ?? PRESET_NAMES).map((v) => (typeof v === 'string' ? resolveVariant(v) : v)));
   const names = variants.map((v) => v.name);
@@ -87,7 +90,7 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
   if (results.size === 0) throw new InputError({ file: run }, 'the judge lab needs verifier results (results_regraded.jsonl or results.jsonl)');
   const tasks = await loadInstructions(run, { tasks: options.tasks, humanTasks: options.humanTasks, store });
 
-  const judged = new Map<string, JudgeRunResult>();
+  const judged = new Map<string, JudgeResult>();
   for (const [index, variant] of variants.entries()) {
     options.onEvent?.({ type: 'variant', variant, index, total: variants.length });
     const llm = options.llmFor?.(variant) ?? options.llm;
@@ -100,7 +103,8 @@ export async function judgeLab(run: string, options: JudgeLabOptions): Promise<J
     await pinVariant(store, judgeDir, { ...variant, model: llm.modelId });
     judged.set(
       variant.name,
-      await judgeRun(run, {
+      await runJudge({
+        run,
         llm,
         model: llm.modelId,
         variant,

@@ -13,11 +13,11 @@ import { sumUsage, type UsageMeter, type UsageTotals, withUsage } from '../model
 import { TaskSchema, type Task } from '../core/schemas';
 import type { PipelineLayout } from './layout';
 import { PipelineConfigError, type PipelinePlan } from './plan';
-import type { PipelineConfig, PipelineEvent, PipelineStage, StageFigures } from './types';
+import type { PipelineOptions, PipelineEvent, PipelineStage, StageFigures } from './types';
 
 /** The state a stage runs with. */
 export interface StageContext {
-  readonly config: PipelineConfig;
+  readonly config: PipelineOptions;
   readonly plan: PipelinePlan;
   readonly layout: PipelineLayout;
   readonly store: FileStore;

@@ -7,7 +7,7 @@ import type { FileStore } from '../files/types';
 import { parseWith, readJsonl } from '../core/io';
 import { assertPlainName } from '../core/names';
 import { TaskSchema, type Task } from '../core/schemas';
-import { PIPELINE_STAGES, type PipelineConfig, type PipelineStage } from './types';
+import { PIPELINE_STAGES, type PipelineOptions, type PipelineStage } from './types';
 
 /** A pipeline config that cannot run: what is missing or wrong, and how to fix it. */
 export class PipelineConfigError extends Error {
@@ -30,7 +30,7 @@ export interface PipelinePlan {
 const WHOLE_RUN_STAGES: readonly PipelineStage[] = ['propose', 'rows', 'report'];
 
 /** The stages `skip` and `only` leave (and a `shard`, which leaves no whole-run stage), checking their names. */
-export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only' | 'shard'>): { stages: PipelineStage[]; skipped: Array<{ stage: PipelineStage; reason: string }> } {
+export function stagesToRun(options: Pick<PipelineOptions, 'skip' | 'only' | 'shard'>): { stages: PipelineStage[]; skipped: Array<{ stage: PipelineStage; reason: string }> } {
   for (const [key, list] of [['skip', options.skip], ['only', options.only]] as const) {
     for (const name of list ?? []) {
       if (!(PIPELINE_STAGES as readonly string[]).includes(name)) {
@@ -55,7 +55,7 @@ export function stagesToRun(options: Pick<PipelineConfig, 'skip' | 'only' | 'sha
  * {@link PipelineConfigError} naming what is missing, an `UnsafeNameError` for a site or task id that is not a
  * plain name, an `InputError` (file, line, field) for a bad human-tasks line.
  */
-export async function planPipeline(config: PipelineConfig, store: FileStore): Promise<PipelinePlan> {
+export async function planPipeline(config: PipelineOptions, store: FileStore): Promise<PipelinePlan> {
   const { stages, skipped } = stagesToRun(config);
   const runs = (stage: PipelineStage) => stages.includes(stage);
   for (const site of config.sites ?? []) assertPlainName(site, 'site');
@@ -75,7 +75,7 @@ export async function planPipeline(config: PipelineConfig, store: FileStore): Pr
   return { stages, skipped, sites, humanTasks };
 }
 
-async function trainingSites(config: PipelineConfig): Promise<string[]> {
+async function trainingSites(config: PipelineOptions): Promise<string[]> {
   const sites = config.sites ?? (await config.source.split()).train;
   for (const site of sites) assertPlainName(site, 'site');
   if (sites.length === 0) throw new PipelineConfigError('no training sites: the split\'s train list is empty and no sites were given');
@@ -83,7 +83,7 @@ async function trainingSites(config: PipelineConfig): Promise<string[]> {
 }
 
 // The human tasks of the training sites, at most `humanPerSite` per site, in file order.
-async function loadHumanTasks(config: PipelineConfig, sites: readonly string[], store: FileStore): Promise<Task[]> {
+async function loadHumanTasks(config: PipelineOptions, sites: readonly string[], store: FileStore): Promise<Task[]> {
   const source = config.humanTasks!;
   const all = typeof source === 'string'
     ? await readJsonl(store, source, TaskSchema)

@@ -6,7 +6,7 @@ import type { StageContext } from './context';
 import { pipelineLayout } from './layout';
 import { planPipeline } from './plan';
 import { STAGE_RUNNERS } from './stages';
-import type { PipelineConfig, PipelineStage, PipelineSummary, StageSummaries } from './types';
+import type { PipelineOptions, PipelineStage, PipelineResult, StageSummaries } from './types';
 
 /**
  * Runs the whole pipeline on `config.dir` (layout: {@link pipelineLayout}): proposes tasks for the training
@@ -30,7 +30,7 @@ import type { PipelineConfig, PipelineStage, PipelineSummary, StageSummaries } f
  *   onEvent: (e) => e.type === 'stage-end' && console.log(e.stage, e.summary),
  * });
  */
-export async function pipeline(config: PipelineConfig): Promise<PipelineSummary> {
+export async function runPipeline(config: PipelineOptions): Promise<PipelineResult> {
   const t0 = Date.now();
   const store = config.store ?? nodeStore();
   const meter = config.meter ?? new UsageMeter();

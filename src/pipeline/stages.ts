@@ -5,15 +5,15 @@
  */
 import { StageStoppedError, formatFailure, type CallFailure } from '../models/failures';
 import path from 'node:path';
-import { attempt } from '../agent/attempt';
-import { judgeRun, type JudgeEvent, type JudgeRunResult } from '../judge/run';
+import { runAttempt } from '../agent/attempt';
+import { runJudge, type JudgeEvent, type JudgeResult } from '../judge/run';
 import { withUsage } from '../models/usage';
-import { proposeSites } from '../propose';
-import { writeReport } from '../report/write';
-import { DEFAULT_BUDGET, writeRows } from '../rows';
+import { runPropose } from '../propose';
+import { runReport } from '../report/write';
+import { DEFAULT_BUDGET, runRows } from '../rows';
 import type { Task } from '../core/schemas';
 import type { Shard } from '../shards/shard';
-import { validate } from '../validate';
+import { runValidate } from '../validate';
 import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {
   AttemptStageSummary,
@@ -29,7 +29,7 @@ import type {
 export async function proposeStage(ctx: StageContext): Promise<ProposeStageSummary> {
   return measured(ctx, [USAGE_STEPS.propose], async () => {
     const { config, plan, layout, store } = ctx;
-    const summary = await proposeSites({
+    const summary = await runPropose({
       sites: plan.sites,
       source: config.source,
       llm: withUsage(config.proposer!, ctx.meter, { step: USAGE_STEPS.propose }),
@@ -75,7 +75,8 @@ export async function attemptStage(ctx: StageContext): Promise<AttemptStageSumma
 export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> {
   return measured(ctx, [USAGE_STEPS.judge], async () => {
     const counter = judgedCounter(ctx, 'judge');
-    const result = await judgeRun(ctx.layout.run, {
+    const result = await runJudge({
+      run: ctx.layout.run,
       llm: judgeFor(ctx, ctx.layout.run, 'judge', USAGE_STEPS.judge),
       workers: ctx.config.judgeWorkers,
       store: ctx.store,
@@ -95,7 +96,8 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
     ctx.config.signal?.throwIfAborted();
     const counter = judgedCounter(ctx, 'validate');
     const scored = await measured(ctx, [validateJudge], () =>
-      validate(layout.human, {
+      runValidate({
+        run: layout.human,
         llm: judgeFor(ctx, layout.human, 'validate', validateJudge),
         workers: ctx.config.judgeWorkers,
         store: ctx.store,
@@ -120,7 +122,7 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
   return measured(ctx, [USAGE_STEPS.rows], async () => {
     const { layout, store } = ctx;
     await readTasks(ctx, 'rows'); // a clear error when there is no tasks file
-    const selection = await writeRows({
+    const selection = await runRows({
       run: layout.run,
       out: layout.rows,
       tasks: layout.tasks,
@@ -146,7 +148,7 @@ export async function reportStage(ctx: StageContext): Promise<ReportStageSummary
         return null;
       }
       const rows = which === 'run' && (await store.exists(layout.rowsReport)) ? layout.rows : undefined;
-      return writeReport({
+      return runReport({
         run,
         out: path.posix.dirname(which === 'run' ? layout.runReport : layout.humanReport),
         ...(rows ? { rows } : {}),
@@ -172,7 +174,8 @@ export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageC
 async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', tasks: readonly Task[], out: string): Promise<Omit<AttemptStageSummary, 'ms' | 'usage'>> {
   const { config } = ctx;
   const label = stage === 'attempt' ? USAGE_STEPS.attempt : USAGE_STEPS.validateAttempt;
-  const summary = await attempt(tasks, {
+  const summary = await runAttempt({
+    tasks,
     policy: policyFor(ctx, label),
     source: config.source,
     out,
@@ -217,7 +220,7 @@ function judgedCounter(ctx: StageContext, stage: 'judge' | 'validate'): { onEven
   };
 }
 
-function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: JudgeRunResult, judged: number): Omit<JudgeStageSummary, 'ms' | 'usage'> {
+function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: JudgeResult, judged: number): Omit<JudgeStageSummary, 'ms' | 'usage'> {
   const s = result.summary;
   const left = s.no_verdict + s.errors;
   if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them${firstCause(result.failures, result.errors[0] && `${result.errors[0].taskId}: ${result.errors[0].error}`)}`);

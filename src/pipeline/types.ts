@@ -38,8 +38,8 @@ export interface JudgeTarget {
  */
 export type JudgeModel = LanguageModel | ((target: JudgeTarget) => LanguageModel);
 
-/** Options of {@link pipeline}: the work dir, the adapters of every step, and the sizes. */
-export interface PipelineConfig {
+/** Options of {@link runPipeline}: the work dir, the adapters of every step, and the sizes. */
+export interface PipelineOptions {
   /** The work dir; every output goes under it (see {@link pipelineLayout}). */
   readonly dir: string;
   /** Where the sites are: sitemaps and pages for proposing, `baseUrl` for the browser, the split. */
@@ -234,8 +234,8 @@ export interface StageSummaries {
 /** One stage's summary. */
 export type StageSummary = StageSummaries[PipelineStage];
 
-/** What {@link pipeline} returns. */
-export interface PipelineSummary {
+/** What {@link runPipeline} returns. */
+export interface PipelineResult {
   readonly layout: PipelineLayout;
   /** The stages that ran, with their figures. */
   readonly stages: Partial<StageSummaries>;

@@ -39,7 +39,7 @@ const SITE_FIELD = /"site": "((?:[^"\\]|\\.)*)"/;
  * throws an `InputError` (`file:line: field`). A torn last line (no newline, not JSON) is reported and dropped;
  * the seed appends a site's lines in one write, so the lines just before a torn line may be a site's incomplete
  * block: they are dropped too, unless the torn fragment names another site (then it began a new block and the
- * lines before it are whole). Files written by {@link proposeSites} are replaced atomically and never torn.
+ * lines before it are whole). Files written by {@link runPropose} are replaced atomically and never torn.
  * When something is dropped, the file is rewritten (atomically) without it, so it never keeps a partial site.
  */
 export async function readTasksFile(

@@ -16,8 +16,8 @@ import type { SiteSource } from '../sites/types';
 import { readTasksFile } from './file';
 import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
 
-/** Options of {@link proposeSites}. */
-export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
+/** Options of {@link runPropose}. */
+export interface ProposeOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
   /** The sites, in the order their tasks are written (duplicates are proposed once). */
   readonly sites: readonly string[];
   /** A site's path prefix on its server; every sitemap page must be under it. Default `/sites/<site>/`. */
@@ -36,8 +36,8 @@ export interface ProposeSitesOptions extends Omit<ProposeSiteOptions, 'onEvent' 
   readonly failFast?: number;
 }
 
-/** What {@link proposeSites} did. */
-export interface ProposeSummary {
+/** What {@link runPropose} did. */
+export interface ProposeResult {
   /** Sites already in the file before this run (kept as they were). */
   readonly done: readonly string[];
   /** The sites proposed by this run, in the order written; a site with 0 tasks is not written. */
@@ -67,11 +67,11 @@ export interface ProposeSummary {
  * at any moment leaves only whole sites behind (see `readTasksFile` for files the seed left torn). Site contexts are
  * built first, so a bad sitemap fails the run before any model call.
  */
-export async function proposeSites(options: ProposeSitesOptions): Promise<ProposeSummary> {
+export async function runPropose(options: ProposeOptions): Promise<ProposeResult> {
   const { source, llm, out, perSite = 140, batch = 20, seed = 20261008, workers = 8, onEvent } = options;
   const store = options.store ?? nodeStore();
   for (const site of options.sites) assertPlainName(site, 'site');
-  if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`proposeSites: workers must be an integer >= 1, got ${workers}`);
+  if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`runPropose: workers must be an integer >= 1, got ${workers}`);
   let failedBatches = 0;
   let skippedTasks = 0;
   const failures: Array<{ site: string; batch: number; reason: string }> = [];

@@ -1,5 +1,5 @@
 /**
- * `writeReport`: a static HTML report of a run that people can open in a browser: `<out>/index.html` plus one
+ * `runReport`: a static HTML report of a run that people can open in a browser: `<out>/index.html` plus one
  * small `<out>/episodes/<task_id>.js` per episode, loaded when the episode is opened. Screenshots are linked
  * into the run dir by relative path, not copied, so keep the report beside the run (the default
  * `<run>_report/` is).
@@ -16,15 +16,15 @@ import { renderEpisodeScript, renderPage } from './html';
 import { scoreGroups, scoreJudge } from '../validate';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
 
-/** What {@link writeReport} reports as it goes. */
+/** What {@link runReport} reports as it goes. */
 export type ReportEvent =
   | ({ readonly type: 'issue' } & ReportIssue)
   | { readonly type: 'start'; readonly episodes: number }
   | { readonly type: 'episode'; readonly taskId: string; readonly done: number; readonly total: number }
   | { readonly type: 'done'; readonly path: string; readonly episodes: number; readonly issues: number };
 
-/** Options of {@link writeReport}. */
-export interface WriteReportOptions {
+/** Options of {@link runReport}. */
+export interface ReportOptions {
   /** The run dir. */
   readonly run: string;
   /** Where to write the report. Default `<run>_report`. */
@@ -36,7 +36,7 @@ export interface WriteReportOptions {
   /** Default the local disk. */
   readonly store?: FileStore;
   /** Episodes read at once. Default 16. */
-  readonly concurrency?: number;
+  readonly workers?: number;
   readonly onEvent?: (event: ReportEvent) => void;
 }
 
@@ -50,10 +50,10 @@ export function defaultReportDir(run: string): string {
  * yet, missing screenshots, a torn results line): what cannot be read is listed in the report and sent as an
  * `issue` event. Throws an {@link InputError} only when the run dir does not exist.
  * @example
- * const file = await writeReport({ run: 'runs/base', rows: 'data/rows_27k' });
+ * const file = await runReport({ run: 'runs/base', rows: 'data/rows_27k' });
  * console.log(`open file://${path.resolve(file)}`);
  */
-export async function writeReport(options: WriteReportOptions): Promise<string> {
+export async function runReport(options: ReportOptions): Promise<string> {
   const store = options.store ?? nodeStore();
   const run = trimSlashes(options.run);
   const out = trimSlashes(options.out ?? defaultReportDir(run));
@@ -69,7 +69,7 @@ export async function writeReport(options: WriteReportOptions): Promise<string> 
   emit({ type: 'start', episodes: data.ids.length });
 
   const summaries: ReportEpisodeSummary[] = new Array(data.ids.length);
-  const queue = new PQueue({ concurrency: options.concurrency ?? 16 });
+  const queue = new PQueue({ concurrency: options.workers ?? 16 });
   let done = 0;
   await Promise.all(
     data.ids.map((id, i) =>

@@ -18,7 +18,7 @@ import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
 
-/** What {@link writeRows} reports while it works. */
+/** What {@link runRows} reports while it works. */
 export type RowsEvent =
   | { readonly type: 'selected'; readonly report: RowsReport }
   | { readonly type: 'copied'; readonly taskId: string; readonly done: number; readonly total: number }
@@ -28,8 +28,8 @@ export type RowsEvent =
   /** A judged success left out: its rows do not parse, or its judge record was made from another episode. */
   | { readonly type: 'skipped'; readonly taskId: string; readonly reason: string };
 
-/** Options of {@link writeRows}. */
-export interface WriteRowsOptions {
+/** Options of {@link runRows}. */
+export interface RowsOptions {
   /** The run dir: `<run>/<task_id>/rows/` and the judge records in `<run>_judge/`. */
   readonly run: string;
   /**
@@ -56,8 +56,8 @@ export interface WriteRowsOptions {
   readonly onEvent?: (event: RowsEvent) => void;
 }
 
-/** What {@link writeRows} returns: the selection, and the judged successes it left out with why. */
-export interface WriteRowsResult extends RowsSelection {
+/** What {@link runRows} returns: the selection, and the judged successes it left out with why. */
+export interface RowsResult extends RowsSelection {
   /** Judged successes not used: rows that do not parse (`file:line: field: problem`) or a stale judge record. */
   readonly skipped: ReadonlyArray<{ readonly taskId: string; readonly reason: string }>;
   /** Dirs of `out` removed as not this selection (`stale: 'remove'`). */
@@ -74,7 +74,7 @@ export interface WriteRowsResult extends RowsSelection {
  * record made from another recording of the episode (`src/files/episode-id.ts`) is not used; and `out` must not hold
  * episodes outside this selection.
  */
-export async function writeRows(options: WriteRowsOptions): Promise<WriteRowsResult> {
+export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const store = options.store ?? nodeStore();
   const judgeDir = judgeDirOf(options.run);
   if (!(await store.exists(options.run))) throw new InputError({ file: options.run }, 'no such run dir');
@@ -146,7 +146,7 @@ export async function writeRows(options: WriteRowsOptions): Promise<WriteRowsRes
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
 // warning: the rows step selects as the seed does, and `export` refuses such an episode later.
-async function rowsProvenance(store: FileStore, options: WriteRowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+async function rowsProvenance(store: FileStore, options: RowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
   try {
     const { provenance } = await readEpisodeProvenance({ store, run: options.run, judgeDir, taskId, recipe: options.recipe });
     return provenance;
@@ -163,7 +163,7 @@ function rowsDir(run: string, taskId: string): string {
   return episodeFile(episodeDirOf(run, taskId), 'rows');
 }
 
-async function readTasks(store: FileStore, options: WriteRowsOptions): Promise<RowsTaskRef[]> {
+async function readTasks(store: FileStore, options: RowsOptions): Promise<RowsTaskRef[]> {
   if (typeof options.tasks !== 'string') {
     return options.tasks.map((t, i) => parseWith(RowsTaskSchema, t, { file: '(tasks)', field: String(i) }));
   }

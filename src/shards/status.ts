@@ -16,6 +16,8 @@ import { TaskRefSchema } from '../core/schemas';
 
 /** Options of {@link runStatus}. */
 export interface RunStatusOptions {
+  /** The run dir. */
+  readonly run: string;
   /** The shard count; default the one written in the run's claims, else 1. */
   readonly shardCount?: number;
   /** A claim with no heartbeat for this long is stale: the episode time limit. Default 300 000 ms. */
@@ -70,7 +72,8 @@ export interface RunStatus {
  * The progress of `run` per shard of `shardCount`: shard `K` has the tasks at positions `[K::N]` of the run's
  * `tasks.jsonl`, as `attempt --shard K/N` takes them from the same tasks file.
  */
-export async function runStatus(run: string, options: RunStatusOptions = {}): Promise<RunStatus> {
+export async function runStatus(options: RunStatusOptions): Promise<RunStatus> {
+  const { run } = options;
   const store = options.store ?? nodeStore();
   const file = path.posix.join(run, RUN_FILES.tasks);
   if (!(await store.exists(file))) throw new InputError({ file }, 'no tasks file: is this a run dir, and has attempt started on it?');

@@ -20,49 +20,50 @@ import { episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { RESULTS_FILES, validateFile } from '../files/layout';
 import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
-import { judgeRun, type JudgeRunOptions, type JudgeRunResult } from '../judge/run';
+import { runJudge, type JudgeOptions, type JudgeResult } from '../judge/run';
 import { FLOAT_KEYS, scoreGroups, scoreJudge } from './score';
 
 /**
- * Options of {@link validate}: those of {@link judgeRun}. With a `shard` of more than one, validate judges that shard's
+ * Options of {@link runValidate}: those of {@link runJudge}. With a `shard` of more than one, validate judges that shard's
  * episodes only and scores nothing: the figures are over the whole run, so the pass without a shard, run once
  * after every shard has judged its part, scores them (and judges whatever a shard left).
  */
-export type ValidateOptions = JudgeRunOptions;
+export type ValidateOptions = JudgeOptions;
 
-/** What {@link validate} returns. */
+/** What {@link runValidate} returns. */
 export interface ValidateResult {
   /** The report, also written to `<run>_judge/_validate.json`. */
   readonly report: ValidateReport;
   /** The judge pass over the run. */
-  readonly judged: JudgeRunResult;
+  readonly judged: JudgeResult;
   /** The pairs scored, in the results file's order. */
   readonly pairs: ReadonlyArray<{ readonly taskId: string; readonly verifier: boolean; readonly judge: boolean }>;
 }
 
-/** What a sharded {@link validate} returns: its judge pass; no report (the unsharded pass scores). */
+/** What a sharded {@link runValidate} returns: its judge pass; no report (the unsharded pass scores). */
 export interface ValidateShardResult {
   readonly report: null;
-  readonly judged: JudgeRunResult;
+  readonly judged: JudgeResult;
   readonly pairs: readonly [];
 }
 
 /**
- * Judges a human-task run (see {@link judgeRun}) and scores the judge against the verifiers' results:
+ * Judges a human-task run (see {@link runJudge}) and scores the judge against the verifiers' results:
  * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
  * seed trusts anything, a clear error instead: `ok` must be a boolean (`file:line: ok: expected boolean`), a task id
  * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
  * written to `<run>_judge/_validate.json` atomically.
  */
-export async function validate(run: string, options: ValidateOptions & { readonly shard?: undefined }): Promise<ValidateResult>;
+export async function runValidate(options: ValidateOptions & { readonly shard?: undefined }): Promise<ValidateResult>;
 /** With a shard: judges the shard's episodes and scores nothing ({@link ValidateOptions}). */
-export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
-export async function validate(run: string, options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
+export async function runValidate(options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
+export async function runValidate(options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
+  const { run } = options;
   const store = options.store ?? nodeStore();
-  if (options.shard && options.shard.count > 1) return { report: null, judged: await judgeRun(run, { ...options, store }), pairs: [] };
+  if (options.shard && options.shard.count > 1) return { report: null, judged: await runJudge({ ...options, store }), pairs: [] };
   await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
   const results = await readVerifierResults(store, run, options);
-  const judged = await judgeRun(run, { ...options, store });
+  const judged = await runJudge({ ...options, store });
   const pairs = (
     await Promise.all(
       [...results].map(async ([taskId, verifier]) => {
