@@ -1,9 +1,9 @@
 /**
- * Import boundaries, checked by `npm run lint` (dependency-cruiser, on the TypeScript sources):
- * no import cycles; `sandbox/` is a client of the library: it imports it by package name only (`miniweb-taskgen`,
- * `miniweb-taskgen/schemas`, `miniweb-taskgen/toolkit`, which tsconfig.json's `paths` map to `src/index.ts`,
- * `src/formats.ts` and `src/toolkit.ts`), never a path into `src/`; `src/` loads `sandbox/` only from the CLI's one
- * lazy entry, `src/cli/sandbox.ts`.
+ * Import boundaries, checked by `npm run lint` (dependency-cruiser, on the TypeScript sources): no import cycles;
+ * `sandbox/` and `examples/` are clients of the library: they import it by package name only (`miniweb-taskgen`,
+ * `miniweb-taskgen/schemas`, `miniweb-taskgen/toolkit`, and for examples `miniweb-taskgen/sandbox`, which
+ * tsconfig.json's `paths` map to `src/index.ts`, `src/formats.ts`, `src/toolkit.ts` and `sandbox/index.ts`), never a
+ * path into `src/`; `src/` loads `sandbox/` only from the CLI's one lazy entry, `src/cli/sandbox.ts`.
  */
 module.exports = {
   forbidden: [
@@ -21,6 +21,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^sandbox/' },
       to: { path: '^src/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'examples-import-by-package-name',
+      comment: "examples/ are a user's scripts: they import the library and the sandbox by package name only",
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|sandbox)/', dependencyTypesNot: ['aliased-tsconfig-paths'] },
+    },
+    {
+      name: 'examples-use-public-api',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { path: '^(src|sandbox)/', pathNot: '^(src/(index|formats|toolkit)|sandbox/index)\\.ts$' },
     },
     {
       name: 'src-loads-sandbox-lazily-once',

@@ -3,7 +3,7 @@
 //   npx tsx examples/export.ts [work dir of the pipeline]
 // Without one it first runs the whole pipeline on the sandbox (see examples/setup.ts); the stand-ins say so.
 import path from 'node:path';
-import { runExport, loadEpisodes, loadSteps, nodeStore, runPipeline, pipelineLayout } from '../src/index';
+import { runExport, loadEpisodes, loadSteps, nodeStore, runPipeline, pipelineLayout } from 'miniweb-taskgen';
 import { exampleSetup } from './setup';
 
 const dir = process.argv[2] ?? 'runs/example-export';

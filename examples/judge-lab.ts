@@ -5,9 +5,9 @@
 // set, else the sandbox's stand-in judge, whose variants differ in set ways (not a measurement of any model).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runAttempt, formatLab, runJudgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, runReport } from '../src/index';
-import { TaskSchema } from '../src/formats';
-import { sandboxJudge } from '../sandbox/index';
+import { runAttempt, formatLab, runJudgeLab, nodeStore, qwenPolicy, readJsonl, resolveVariant, runReport } from 'miniweb-taskgen';
+import { TaskSchema } from 'miniweb-taskgen/schemas';
+import { sandboxJudge } from 'miniweb-taskgen/sandbox';
 import { exampleSetup } from './setup';
 
 const setup = await exampleSetup({ humanPerSite: 3 });

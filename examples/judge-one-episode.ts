@@ -7,8 +7,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SYSTEM_JUDGE, buildJudgeRequest, gemini, judgeEpisode, loadInstructions } from '../src/index';
-import { sandboxJudge } from '../sandbox/index';
+import { SYSTEM_JUDGE, buildJudgeRequest, gemini, judgeEpisode, loadInstructions } from 'miniweb-taskgen';
+import { sandboxJudge } from 'miniweb-taskgen/sandbox';
 
 const episode = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/run/hu-mail-01-archive-35');
 const run = path.dirname(episode);

@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM_JUDGE, fakeLLM, judgeEpisode, type LanguageModel } from '../src/index';
+import { SYSTEM_JUDGE, fakeLLM, judgeEpisode, type LanguageModel } from 'miniweb-taskgen';
 
 const EPISODE = path.join(__dirname, 'fixtures', 'run', 'hu-mail-01-archive-35');
 const INSTRUCTION = 'Archive the email "Ember status update (week 35)".';

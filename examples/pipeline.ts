@@ -8,7 +8,7 @@
 // With none of these set it runs small and offline: the bundled sandbox, stand-in models, 4 tasks per site.
 // Killed or crashed? Run the same command again: every stage keeps what it finished.
 import path from 'node:path';
-import { formatUsage, runPipeline, type PipelineEvent } from '../src/index';
+import { formatUsage, runPipeline, type PipelineEvent } from 'miniweb-taskgen';
 import { exampleSetup } from './setup';
 
 const dir = process.argv[2] ?? 'runs/example-pipeline';

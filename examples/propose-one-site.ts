@@ -2,7 +2,7 @@
 //   npx tsx examples/propose-one-site.ts [site]
 // Gemini with GEMINI_API_KEY set (MiniWeb's sites with MINIWEB_SITEMAPS and MINIWEB_BASE_URL); else the sandbox's
 // stand-in proposer, which serves each site's bank of known tasks (see examples/setup.ts).
-import { proposePrompt, proposeSite, siteContext } from '../src/index';
+import { proposePrompt, proposeSite, siteContext } from 'miniweb-taskgen';
 import { exampleSetup } from './setup';
 
 const setup = await exampleSetup();

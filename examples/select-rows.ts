@@ -3,8 +3,8 @@
 //   npx tsx examples/select-rows.ts [work dir of the pipeline]
 // Without one it first makes a small judged run on the sandbox (propose, attempt, judge; see examples/setup.ts).
 import path from 'node:path';
-import { runPipeline, pipelineLayout, readJsonl, selectRows, runRows, nodeStore } from '../src/index';
-import { TaskSchema } from '../src/formats';
+import { runPipeline, pipelineLayout, readJsonl, selectRows, runRows, nodeStore } from 'miniweb-taskgen';
+import { TaskSchema } from 'miniweb-taskgen/schemas';
 import { exampleSetup } from './setup';
 
 const dir = process.argv[2] ?? 'runs/example-rows';

@@ -18,8 +18,8 @@ import {
   type Policy,
   type SiteSource,
   type Task,
-} from '../src/index';
-import { sandboxSetup } from '../sandbox/index';
+} from 'miniweb-taskgen';
+import { sandboxSetup } from 'miniweb-taskgen/sandbox';
 
 /** Sites, models and human tasks for an example, and what to print about them. */
 export interface ExampleSetup {

@@ -6,8 +6,8 @@
 // (or Qwen with QWEN_ENDPOINT set). The judge is Gemini with GEMINI_API_KEY set, else the stand-in (examples/setup.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runAttempt, nodeStore, qwenPolicy, readJsonl, runValidate, runReport } from '../src/index';
-import { TaskSchema } from '../src/formats';
+import { runAttempt, nodeStore, qwenPolicy, readJsonl, runValidate, runReport } from 'miniweb-taskgen';
+import { TaskSchema } from 'miniweb-taskgen/schemas';
 import { exampleSetup } from './setup';
 
 const setup = await exampleSetup({ humanPerSite: 2 });
