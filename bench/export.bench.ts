@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { runExport, runRows } from '../src/index';
-import { pyDumps } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 27644);
 const PER_EPISODE = 8;

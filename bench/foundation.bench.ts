@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
 import { buildJudgeRequest, runJudge, loadInstructions, runRows, type LanguageModel } from '../src/index';
 import { PyFloat } from '../src/core/py/float';
-import { pyDumps } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 import { cpLength } from '../src/core/py/text';
 import { makeImage } from '../test/fakes/index';
 import { runPython } from '../test/helpers/python';

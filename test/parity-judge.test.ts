@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeLLM, judgeEpisode } from '../src/index';
 import { formatActions, formatChanges, formatLog, lastSeen } from '../src/judge';
 import { PyFloat } from '../src/core/py/float';
-import { parsePyJson, pyDumps } from '../src/core/py/json';
+import { parsePyJson } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 import { runPython } from './helpers/python';
 import { randomGradeInputs, rng, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 

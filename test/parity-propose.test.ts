@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SYSTEM_PROPOSE, fakeLLM, memorySource, nodeStore, proposePrompt, proposeSite, runPropose, type FakeReply, type ProposeEvent, type SiteContext } from '../src/index';
-import { pyDumps } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 import { runPython } from './helpers/python';
 
 type Reply = string | { raise: string };

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runRows } from '../src/index';
-import { pyDumps } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 import { runPython } from './helpers/python';
 import { recordText, rng, rowsText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 

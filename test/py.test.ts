@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PyFloat, floatRepr } from '../src/core/py/float';
 import { pyUnescape } from '../src/core/py/html';
-import { PyJsonError, parsePyJson, pyDict, pyDumps, pyErrorName, pyKeys } from '../src/core/py/json';
+import { PyJsonError, parsePyJson, pyDict, pyErrorName, pyKeys } from '../src/core/py/json';
+import { pyDumps } from '../src/core/py/dumps';
 import { pyPathStr } from '../src/core/py/path';
 import { PyRandom } from '../src/core/py/random';
 import { isDict, pyDictGet, pyEquals, pyIn, pyRepr, pyStr, pyTruthy, pyTypeName } from '../src/core/py/repr';

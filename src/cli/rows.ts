@@ -5,7 +5,7 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { DEFAULT_BUDGET, runRows, type RowsEvent } from '../rows';
 import { integer } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';

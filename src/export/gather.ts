@@ -11,7 +11,7 @@ import { readTextIfExists, type FileStore } from '../files/types';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
 import { isPlainName } from '../core/names';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyTruthy } from '../core/py/repr';
 import { GradeInputsSchema, ResultLineSchema, RowSchema, RowsReportSchema, type Episode, type JudgeRecord, type Row } from '../core/schemas';
 

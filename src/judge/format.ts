@@ -4,7 +4,8 @@
  * `in` tests with `0 == False`.
  * @module
  */
-import { pyDict, pyDumps, pyEntries, pyKeys } from '../core/py/json';
+import { pyDict, pyEntries, pyKeys } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { isDict, pyDictGet, pyIn, pyOr, pyStr, pyTruthy, pyTypeName } from '../core/py/repr';
 import { cpSlice } from '../core/py/text';
 

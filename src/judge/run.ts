@@ -9,7 +9,7 @@ import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from
 import type { LanguageModel } from '../models/types';
 import { assertPlainName, isPlainName } from '../core/names';
 import { pyNumber } from '../core/py/float';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyPathStr } from '../core/py/path';
 import { pyRound } from '../core/py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../core/schemas';

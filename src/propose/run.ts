@@ -9,7 +9,7 @@ import { StageGuard, StageStoppedError, type CallFailure } from '../models/failu
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { assertPlainName } from '../core/names';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import type { Task } from '../core/schemas';
 import { PageFetchError, SiteUnreachableError } from '../sites/errors';
 import type { SiteSource } from '../sites/types';

@@ -4,7 +4,8 @@
  * cannot make a report of thousands of episodes unusable.
  * @module
  */
-import { pyDumps, parsePyJson, pyEntries } from '../core/py/json';
+import { parsePyJson, pyEntries } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyTruthy } from '../core/py/repr';
 import type { Change, JudgeRecord, LogEntry } from '../core/schemas';
 import type { ReportChange, ReportFieldChange, ReportJudgePart, ReportJudge, ReportRequest } from './types';

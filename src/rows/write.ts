@@ -7,7 +7,7 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { InputError } from '../core/errors';
 import { parseJsonl, parseWith, readJsonFileIfExists, readJsonl } from '../core/io';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyIsBlank } from '../core/py/text';
 import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';

@@ -8,7 +8,7 @@ import { syncRunFiles } from '../agent/run-dir';
 import { InputError } from '../core/errors';
 import { parseJsonText, parseWith, readJsonFileIfExists } from '../core/io';
 import { assertPlainName } from '../core/names';
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyPathStr } from '../core/py/path';
 import { pyIsBlank } from '../core/py/text';
 import {

@@ -3,7 +3,7 @@
  * Wilson intervals, per group, and the seed's printed line of a score.
  * @module
  */
-import { pyDumps } from '../core/py/json';
+import { pyDumps } from '../core/py/dumps';
 import { pyRound } from '../core/py/round';
 import { compareCodePoints } from '../core/py/text';
 import {

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PyFloat } from '../../src/core/py/float';
-import { pyDumps } from '../../src/core/py/json';
+import { pyDumps } from '../../src/core/py/dumps';
 
 /** One episode to write. Texts are written as they are, so a test controls every byte. */
 export interface EpisodeFixture {
