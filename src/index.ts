@@ -198,28 +198,12 @@ export {
   type ImageValue,
 } from './export';
 
-// The run report: a static HTML page of a run.
+// The run report: a static HTML page of a run (its page model stays internal).
 export {
   runReport,
   type ReportOptions,
   type ReportEvent,
-  type ReadRunForReportOptions,
-  type ReportRunData,
-  type ReadReportEpisodeOptions,
-  type ReportEpisode,
-  type ReportPageModel,
-  type ReportEpisodeSummary,
-  type ReportEpisodeDetail,
-  type ReportTotals,
-  type ReportScores,
   type ReportIssue,
-  type ReportVerdict,
-  type ReportShot,
-  type ReportRequest,
-  type ReportChange,
-  type ReportFieldChange,
-  type ReportJudge,
-  type ReportJudgePart,
 } from './report';
 
 // Models: adapters, retries, a shared limiter, usage and cost.
