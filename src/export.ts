@@ -16,4 +16,4 @@ export {
   type LoadOptions,
   type StepRow,
 } from './export/index';
-export { ProvenanceSchema, type Provenance } from './rows/provenance';
+export { ProvenanceSchema, type Provenance, type Recipe } from './rows/provenance';

@@ -189,6 +189,7 @@ export {
   loadSteps,
   loadEpisodes,
   type Provenance,
+  type Recipe,
   type EpisodeRow,
   type StepRow,
   type ExportEvent,
