@@ -22,9 +22,13 @@ export interface CatalogOptions {
 
 /** A site ready to serve: its info, template, data snapshot and router. */
 export interface SiteRuntime {
+  /** The site's name, title, paths and today. */
   readonly info: SiteInfo;
+  /** The template the site is made from. */
   readonly template: SiteTemplate;
+  /** The seeded database, serialized; each session opens its own copy of it. */
   readonly snapshot: Buffer;
+  /** The template's routes. */
   readonly router: Router<Handler>;
 }
 
@@ -32,6 +36,7 @@ const SITE_NAME = /^([a-z][a-z0-9]*)-(\d{2})$/;
 
 /** The sites of a set of templates and their split; builds each site's data on first use. */
 export class SiteCatalog {
+  /** Data variants per template: sites `<id>-01` to `<id>-<variants>`. */
   readonly variants: number;
   private readonly templates = new Map<string, SiteTemplate>();
   private readonly testVariants: ReadonlySet<number>;

@@ -8,7 +8,11 @@ import { escapeHtml } from 'miniweb-taskgen/toolkit';
 
 /** A piece of HTML that is already safe to insert. */
 export class SafeHtml {
-  constructor(readonly value: string) {}
+  constructor(
+    /** The markup, trusted to be safe. */
+    readonly value: string,
+  ) {}
+  /** The markup, so that a `SafeHtml` reads as its text wherever a string is expected. */
   toString(): string {
     return this.value;
   }

@@ -103,7 +103,9 @@ export function textArea(f: { label: string; name: string; value?: string | null
 
 /** An option of a select or radio group. */
 export interface Choice {
+  /** The value submitted. */
   readonly value: string;
+  /** The text shown. */
   readonly text: string;
 }
 
@@ -184,8 +186,11 @@ export function pageCount(total: number, size: number): number {
 
 /** Page `page` (1-based) of a list: its items, the page count and the number of its first item (0 for an empty list). */
 export interface ListPage<T> {
+  /** The items on this page. */
   readonly items: T[];
+  /** Pages in all (at least 1). */
   readonly pages: number;
+  /** 1-based position of this page's first item in the whole list; 0 for an empty list. */
   readonly first: number;
 }
 

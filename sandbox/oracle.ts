@@ -53,7 +53,9 @@ export function normName(name: string): string {
 
 /** An element as a target can match it: a role and an accessible name. */
 export interface NamedElement {
+  /** The element's ARIA role. */
   readonly role: string;
+  /** Its accessible name. */
   readonly name: string;
 }
 

@@ -16,6 +16,7 @@ export interface ReplayOptions {
   readonly url: string;
   /** Where the episode starts (the site's home). */
   readonly startPath: string;
+  /** The solution's steps, replayed in order. */
   readonly oracle: readonly OracleStep[];
   /** The session cookie's value; default a fresh session from `/_admin/sessions`. */
   readonly session?: string;

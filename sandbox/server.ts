@@ -33,8 +33,11 @@ export interface SandboxOptions {
 export interface SandboxServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
+  /** The port it listens on (the free one picked when `0` was asked for). */
   readonly port: number;
+  /** The sites it serves. */
   readonly catalog: SiteCatalog;
+  /** The live sessions, each with its own copy of the sites' data. */
   readonly sessions: SessionStore;
   /** Stops the server and ends every session. */
   close(): Promise<void>;

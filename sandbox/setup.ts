@@ -38,21 +38,29 @@ export interface SandboxSetupOptions {
 
 /** A running sandbox with what a run needs of it. */
 export interface SandboxSetup {
+  /** The sandbox's URL, `http://127.0.0.1:<port>` (or the `url` given). */
   readonly url: string;
+  /** The sandbox as a site source: its sitemaps, pages and split. */
   readonly source: SiteSource;
+  /** Each episode's session evidence, from the sandbox's `/_admin/` API. */
   readonly evidence: EvidenceProvider;
+  /** The training sites chosen. */
   readonly sites: readonly string[];
   /** The templates the sites come from, in order. */
   readonly templates: readonly string[];
+  /** The sites' human tasks (with verifiers), `humanPerSite` per site, info and action alternating. */
   readonly humanTasks: readonly Task[];
   /** The stand-ins, each labelled (provider `sandbox-stand-in`). */
   readonly proposer: LanguageModel;
+  /** The stand-in judge of a run (it reads the run dir to grade with the verifiers). */
   readonly judge: (target: JudgeTarget) => LanguageModel;
   /** The stand-in judge for `--judge-lab` on a run: it also estimates tokens, so variants differ in them. */
   readonly labJudge: (run: string) => LanguageModel;
+  /** The stand-in agent: it replays known solutions, deviating on `failureRate` of the tasks. */
   readonly policy: Policy;
   /** What each stand-in is, in words, for a CLI or notebook to print. */
   readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string };
+  /** Stops the server this setup started; a sandbox given by `url` is left running. */
   close(): Promise<void>;
 }
 

@@ -34,8 +34,11 @@ export interface SeedInput {
   readonly db: Database;
   /** A faker seeded for this site (its reference date is the site's today). */
   readonly faker: Faker;
+  /** The site name, `shop-03`. */
   readonly name: string;
+  /** The data variant, 1-based. */
   readonly variant: number;
+  /** The site's fixed today, `YYYY-MM-DD`. */
   readonly today: string;
 }
 
@@ -50,7 +53,9 @@ export type FormFields = Record<string, string | string[]>;
 
 /** The response of a handler: build it with the `ctx` helpers. */
 export interface Reply {
+  /** The HTTP status. */
   readonly status: number;
+  /** How `body` is sent: as an HTML page, as JSON, or as a redirect's location. */
   readonly type: 'html' | 'json' | 'redirect';
   /** HTML or JSON text, or the redirect's location. */
   readonly body: string;
@@ -60,6 +65,7 @@ export interface Reply {
 export interface PageSpec {
   /** The page title (the document title is `<title> · <site title>`). */
   readonly title: string;
+  /** The page's content, placed in the site's layout. */
   readonly body: SafeHtml;
   /** Default 200. 422 for a form shown again with errors, 404 for a missing item. */
   readonly status?: number;
@@ -67,13 +73,17 @@ export interface PageSpec {
 
 /** What a route handler gets: the request, the session's own copy of the site's data, and reply helpers. */
 export interface RequestCtx {
+  /** The site requested. */
   readonly site: SiteInfo;
   /** The session's copy of the site's database (writes are recorded as changes). */
   readonly db: Database;
+  /** The HTTP method, `GET`, `POST`... */
   readonly method: string;
   /** The path relative to the site, `/products/3`. */
   readonly path: string;
+  /** The route's parameters (`id` of `/products/:id`), decoded. */
   readonly params: Record<string, string>;
+  /** The query string's parameters. */
   readonly query: FormFields;
   /** Form bodies as {@link FormFields}, JSON bodies parsed, otherwise the text; `null` when empty. */
   readonly body: unknown;
@@ -104,6 +114,7 @@ export type Handler = (ctx: RequestCtx) => Reply;
 
 /** A link of the site's main navigation. */
 export interface NavLink {
+  /** The link's text. */
   readonly label: string;
   /** Site-relative path, `/orders`. */
   readonly path: string;
@@ -121,6 +132,7 @@ export interface SearchBox {
 
 /** What task generators get: the site's pristine data. */
 export interface TaskInput {
+  /** The site the tasks are for. */
   readonly site: SiteInfo;
   /** A read-only view of the site's data as a fresh session sees it. */
   readonly db: Database;
@@ -134,9 +146,13 @@ export interface TaskInput {
 export interface TaskSpec {
   /** Unique within the site, a plain name (`price-p12`); the task id is `<prefix>-<site>-<slug>`. */
   readonly slug: string;
+  /** The goal, as a user of the site would state it. */
   readonly instruction: string;
+  /** `info` (find something out and answer) or `action` (change something on the site). */
   readonly kind: TaskKind;
+  /** How an episode is graded: the answer, requests and rows it must leave behind. */
   readonly verifier: Verifier;
+  /** A solution in the agent's action space, replayed by the stand-in agent and by `replayOracle`. */
   readonly oracle: readonly OracleStep[];
   /** Part of the site's human task set (the rest is the proposer's bank only). */
   readonly human?: boolean;
@@ -152,7 +168,9 @@ export interface SiteTemplate {
   readonly schema: string;
   /** Fills the database deterministically from `faker`. */
   seed(input: SeedInput): SeedResult;
+  /** The header's main navigation links, in order. */
   readonly nav: readonly NavLink[];
+  /** The header's search box, if the site has one. */
   readonly search?: SearchBox;
   /** Registers the site's pages and form handlers (site-relative patterns). */
   routes(router: Router<Handler>): void;

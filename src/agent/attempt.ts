@@ -131,8 +131,11 @@ export interface AttemptResult {
 
 /** Episodes counted with their steps and outcomes. */
 export interface FinishedTotals {
+  /** Finished episodes counted. */
   readonly episodes: number;
+  /** Their steps in all. */
   readonly steps: number;
+  /** How many ended with each outcome. */
   readonly outcomes: Readonly<Record<Outcome, number>>;
 }
 

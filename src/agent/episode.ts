@@ -36,17 +36,25 @@ export const defaultVerify: VerifyFunction = async (task, input) => {
 
 /** A step as reported through events. */
 export interface StepInfo {
+  /** 0-based step number. */
   readonly step: number;
+  /** The page's path, query and hash when the step was observed. */
   readonly url: string;
+  /** The parsed action; `null` when the reply could not be parsed. */
   readonly action: Action | null;
+  /** The step's parse or execution error; `null` when it went through. */
   readonly error: string | null;
 }
 
 /** What {@link attemptTask} needs. */
 export interface AttemptTaskOptions {
+  /** The task to attempt; the episode starts at its `start_path`. */
   readonly task: Task;
+  /** Decides each step's action. */
   readonly policy: Policy;
+  /** The browser the episode opens its own context in. */
   readonly host: BrowserHost;
+  /** Opens the server session whose requests and changes are the episode's evidence. */
   readonly evidence: EvidenceProvider;
   /** The server's base URL; the episode starts at `baseUrl + task.start_path` and stays on its origin. */
   readonly baseUrl: string;
@@ -55,24 +63,31 @@ export interface AttemptTaskOptions {
    * Default `/sites/<site>/`, MiniWeb's and the sandbox's layout.
    */
   readonly sitePrefix?: string;
+  /** Where the episode dir is written. */
   readonly store: FileStore;
   /** The episode directory, `<run>/<task_id>`. */
   readonly dir: string;
+  /** The most steps; an episode that reaches it without `done` ends as `max_steps`. */
   readonly maxSteps: number;
   /** The episode's time limit in ms; when it passes the episode ends as `timeout`. */
   readonly timeoutMs: number;
   /** Per action (click, fill...) time limit in ms. */
   readonly actionTimeoutMs?: number;
+  /** Checks the task's verifier at the end. Without it the episode is not verified. */
   readonly verify?: VerifyFunction;
+  /** Aborts the episode: nothing is recorded and the call rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** Called after each step with what it did. */
   readonly onStep?: (step: StepInfo) => void;
 }
 
 /** A finished, recorded episode. */
 export interface AttemptTaskResult {
+  /** The episode as written to `episode.json`. */
   readonly episode: Episode;
   /** The verifier's result, for tasks with one. */
   readonly ok: boolean | undefined;
+  /** The policy's tokens over the episode. */
   readonly usage: Usage;
 }
 

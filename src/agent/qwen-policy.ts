@@ -34,6 +34,7 @@ export interface QwenPolicyBaseOptions {
 
 /** The model as a {@link LanguageModel} (an `openaiCompatible(...)` adapter, or any other). */
 export interface QwenPolicyModelOptions extends QwenPolicyBaseOptions {
+  /** The model asked for each action. */
   readonly llm: LanguageModel;
 }
 

@@ -48,10 +48,14 @@ export function outsideSite(url: string | URL, boundary: SiteBoundary): string |
 
 /** A task whose start page is outside its site. */
 export class OutsideSiteError extends Error {
+  /** Always `OutsideSiteError`. */
   override readonly name = 'OutsideSiteError';
   constructor(
+    /** The task whose page is refused. */
     readonly taskId: string,
+    /** The task field that names the page, `start_path`. */
     readonly field: string,
+    /** That field's value, as the task gives it. */
     readonly value: string,
     reason: string,
     boundary: SiteBoundary,

@@ -30,8 +30,11 @@ export interface ObservedElement {
 export interface Observation {
   /** 0-based step number. */
   readonly step: number;
+  /** The page's path, query and hash (the full URL for a non-http page). */
   readonly url: string;
+  /** The document title. */
   readonly title: string;
+  /** The page's interactive elements, numbered from 1 as the agent names them. */
   readonly elements: readonly ObservedElement[];
   /** The page's visible text, bounded. */
   readonly text: string;
@@ -45,7 +48,9 @@ export interface Observation {
 
 /** One finished step, as the policy sees its history. */
 export interface StepRecord {
+  /** 0-based step number. */
   readonly step: number;
+  /** The page's path, query and hash when the step was observed. */
   readonly url: string;
   /** What the policy returned, verbatim. */
   readonly raw: string;
@@ -57,17 +62,25 @@ export interface StepRecord {
 
 /** What a policy is given at each step. */
 export interface PolicyInput {
+  /** The task being attempted. */
   readonly task: Task;
+  /** What the agent sees now. */
   readonly observation: Observation;
+  /** The episode's earlier steps, oldest first. */
   readonly history: readonly StepRecord[];
+  /** 0-based number of this step. */
   readonly step: number;
+  /** The episode's step limit. */
   readonly maxSteps: number;
+  /** Fires when the episode is aborted or out of time; pass it on to the model call. */
   readonly signal?: AbortSignal;
 }
 
 /** What a policy returns: its reply text (an action as JSON, possibly wrapped in prose). */
 export interface PolicyDecision {
+  /** The reply text, parsed into an action by the attempt step. */
   readonly text: string;
+  /** Tokens this decision used, added to the episode's usage; absent for a policy without a model. */
   readonly usage?: Usage;
   /**
    * The exact system and user text the model was given (the user text with `<image>` where the screenshot
@@ -83,21 +96,29 @@ export interface Policy {
   readonly name: string;
   /** The model behind it, recorded in `episode.json`. */
   readonly model?: string;
+  /** The reply for this step. A rejection ends the episode unrecorded (a rerun tries it again). */
   decide(input: PolicyInput): Promise<PolicyDecision>;
 }
 
 /** A request as the browser saw it, for evidence gathered on the browser side. */
 export interface BrowserRequest {
+  /** The HTTP method, `GET`, `POST`... */
   readonly method: string;
+  /** The full URL (requests to the episode's origin only). */
   readonly url: string;
+  /** The request body as text; `null` when there is none. */
   readonly postData: string | null;
+  /** The request's `content-type` header; `null` when absent. */
   readonly contentType: string | null;
+  /** The response's HTTP status; `null` when the request failed or never finished. */
   readonly status: number | null;
 }
 
 /** The server's record of one episode's session. */
 export interface SessionEvidence {
+  /** The session's requests, in order, as the server logged them. */
   readonly log: LogEntry[];
+  /** The data changes the session made, in order. */
   readonly changes: Change[];
 }
 
@@ -117,5 +138,6 @@ export interface EvidenceSession {
 
 /** Opens a server session per episode: the sandbox's `/_admin/` evidence, or a browser-side recorder. */
 export interface EvidenceProvider {
+  /** Opens the server session of one episode: task `taskId` on `site`, served at `baseUrl`. */
   open(input: { readonly site: string; readonly taskId: string; readonly baseUrl: string }): Promise<EvidenceSession>;
 }

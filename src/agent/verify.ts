@@ -16,7 +16,9 @@ export type StateReader = (table: string) => Promise<Record<string, unknown>[]> 
 export interface EpisodeEvidence {
   /** The agent's final answer. */
   readonly answer?: string | null;
+  /** The session's request log, for the `requests` checks. */
   readonly log?: readonly LogEntry[];
+  /** The session's data changes; `state` checks use them when there is no `state` reader. */
   readonly changes?: readonly Change[];
   /**
    * A table's rows at the end. Without it, state checks use the changes: rows the session never touched are
@@ -29,6 +31,7 @@ export interface EpisodeEvidence {
 export interface CheckResult {
   /** What was checked, in words. */
   readonly check: string;
+  /** Whether the check passed. */
   readonly ok: boolean;
   /** Why it passed or failed. */
   readonly detail: string;
@@ -36,7 +39,9 @@ export interface CheckResult {
 
 /** The verdict: every check must pass (a verifier with no checks passes). */
 export interface VerifyResult {
+  /** Whether every check passed. */
   readonly ok: boolean;
+  /** Each check's result, in order: answer, requests, state. */
   readonly checks: CheckResult[];
 }
 

@@ -12,10 +12,15 @@ export interface InputLocation {
 
 /** Bad input: a malformed JSONL line, a sitemap without `pages`, a reply that is not JSON. */
 export class InputError extends Error {
+  /** Always `InputError`. */
   override readonly name = 'InputError';
+  /** The file's path as the user gave it. */
   readonly file: string;
+  /** 1-based line number, for JSONL files. */
   readonly line: number | undefined;
+  /** The field's path inside the record (`pages.3.path`), when known. */
   readonly field: string | undefined;
+  /** What is wrong, without the location (the message has both). */
   readonly problem: string;
   constructor(where: InputLocation, problem: string, options?: { cause?: unknown }) {
     super(`${formatLocation(where)}: ${problem}`, options);

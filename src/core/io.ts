@@ -11,8 +11,11 @@ import { pyIsBlank } from './py/text';
 
 /** A problem with one line of a JSONL file that did not stop the read. */
 export interface JsonlIssue {
+  /** The file's path as given. */
   readonly file: string;
+  /** 1-based line number. */
   readonly line: number;
+  /** What is wrong with the line. */
   readonly problem: string;
   /** The last line, without its newline, did not parse: a write cut short by a crash. */
   readonly torn: boolean;

@@ -20,9 +20,12 @@ export function assertPlainName(value: unknown, what: string): asserts value is 
 
 /** A site name or task id that would escape its directory. */
 export class UnsafeNameError extends Error {
+  /** Always `UnsafeNameError`. */
   override readonly name = 'UnsafeNameError';
   constructor(
+    /** What the value is (`site`, `task id`), as named in the message. */
     readonly what: string,
+    /** The refused value, as given. */
     readonly value: unknown,
   ) {
     super(`refusing ${what} ${JSON.stringify(String(value)).slice(0, 120)}: not a plain name (letters, digits, '.', '_', '-')`);

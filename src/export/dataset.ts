@@ -46,6 +46,7 @@ export interface ExportOptions {
   readonly overwrite?: boolean;
   /** Where the run is read from. Default the local disk (the dataset is always written to the local disk). */
   readonly store?: FileStore;
+  /** Receives the plan, then each config's and split's progress. */
   readonly onEvent?: (event: ExportEvent) => void;
 }
 

@@ -10,6 +10,7 @@ import type { RowMessage } from '../core/schemas';
 
 /** An image as the Hugging Face Image feature stores it. */
 export interface ImageValue {
+  /** The image file's bytes (PNG). */
   readonly bytes: Uint8Array;
   /** `<task_id>/<file>` in the run. */
   readonly path: string;
@@ -17,7 +18,9 @@ export interface ImageValue {
 
 /** A row of config `steps`. */
 export interface StepRow extends Provenance {
+  /** The step's chat: the system prompt, the user turn with `<image>`, and the action JSON. */
   readonly messages: readonly RowMessage[];
+  /** The step's screenshot, for the user turn's `<image>`. */
   readonly images: readonly ImageValue[];
   /** The row's index in its episode's `rows.jsonl`. */
   readonly step: number;
@@ -25,15 +28,23 @@ export interface StepRow extends Provenance {
 
 /** A row of config `episodes`. */
 export interface EpisodeRow extends Provenance {
+  /** The task's instruction. */
   readonly instruction: string;
+  /** The task's start page, a path on the site. */
   readonly start_path: string;
+  /** How the episode ended: `done`, `max_steps`, `timeout` or `error`. */
   readonly outcome: string;
+  /** Steps taken. */
   readonly steps: number;
   /** Each step's action as JSON (`{"click": {"index": 12}}`). */
   readonly actions: readonly string[];
+  /** The screenshot before each step, in step order. */
   readonly screenshots: readonly ImageValue[];
+  /** The page at the end (`final.png`); `null` when the episode has none. */
   readonly final_screenshot: ImageValue | null;
+  /** The agent's `done` answer; `null` when it gave none. */
   readonly answer: string | null;
+  /** What ended the episode early (the time limit, a page that died); `null` otherwise. */
   readonly error: string | null;
   /** `METHOD path -> status` of each request of the session. */
   readonly requests: readonly string[];

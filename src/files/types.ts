@@ -2,7 +2,9 @@
 
 /** An entry of a directory listing. */
 export interface DirEntry {
+  /** The entry's name, without its directory. */
   readonly name: string;
+  /** Whether it is a directory (else a file or other entry). */
   readonly isDirectory: boolean;
 }
 

@@ -17,9 +17,12 @@ export const SKIP_PATH = /^\/(_admin|static|favicon)|\.(css|js|png|jpg|svg|ico|w
  * field's path (`log.3.query`) so the caller can name the file.
  */
 export class EvidenceError extends TypeError {
+  /** Always `EvidenceError`. */
   override readonly name = 'EvidenceError';
   constructor(
+    /** The bad value's path in the evidence, such as `log.3.query`. */
     readonly field: string,
+    /** What is wrong with it, such as `expected a JSON object, got list`. */
     readonly problem: string,
   ) {
     super(`${field}: ${problem}`);

@@ -51,7 +51,9 @@ export interface InstructionsOptions {
   readonly tasks?: string;
   /** Human-task annotations, used as the seed uses `human_tasks()`: when no tasks file names this run's episodes. */
   readonly humanTasks?: readonly TaskRef[];
+  /** Where the run, its judge records and the tasks files are. Default the local disk. */
   readonly store?: FileStore;
+  /** Receives events; reading the tasks files sends a `warning` for each line skipped. */
   readonly onEvent?: (event: JudgeEvent) => void;
 }
 

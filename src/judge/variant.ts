@@ -158,6 +158,7 @@ export type JudgeVariantSpec = z.infer<typeof JudgeVariantSpecSchema>;
 
 /** A template that does not fit its variant: the message names the placeholder. */
 export class TemplateError extends Error {
+  /** Always `TemplateError`. */
   override readonly name = 'TemplateError';
 }
 

@@ -54,14 +54,17 @@ export interface JudgeLabOptions {
   readonly prices?: PriceTable;
   /** Default the local disk. */
   readonly store?: FileStore;
+  /** Receives each variant as it starts, its judge events, and the finished report. */
   readonly onEvent?: (event: LabEvent) => void;
 }
 
 /** What {@link runJudgeLab} returns. */
 export interface JudgeLabResult {
+  /** The figures, as written to `lab.json`. */
   readonly report: LabReport;
   /** `<run>_judge/lab/lab.json` and `lab.html`. */
   readonly json: string;
+  /** `<run>_judge/lab/lab.html`: the figures as a page. */
   readonly html: string;
   /** Each variant's judge pass, by name. */
   readonly judged: ReadonlyMap<string, JudgeResult>;

@@ -7,7 +7,9 @@ import { LLMError } from './types';
 
 /** Who was called, and the secrets that must never appear in an error. */
 export interface ErrorContext {
+  /** The provider called (`gemini`, `openai-compatible`...), named in every error. */
   readonly provider: string;
+  /** The model called, named in every error. */
   readonly model: string;
   /** Strings to blank out of messages, stacks and causes (the API key). */
   readonly secrets?: readonly string[];
@@ -72,7 +74,9 @@ export class HttpStatusError extends Error {
  * {@link statusCapturingFetch} so that the caller gets a clear error instead of the SDK's parse failure.
  */
 export class MalformedReplyError extends Error {
+  /** Always `MalformedReplyError`. */
   override readonly name = 'MalformedReplyError';
+  /** The HTTP status of the reply (a 2xx). */
   readonly status: number;
   constructor(status: number, contentType: string, bodyText: string) {
     const shown = bodyText.trim() === '' ? 'an empty body' : `"${oneLine(bodyText).slice(0, 120)}"`;

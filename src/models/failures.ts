@@ -17,7 +17,9 @@ export interface CallFailure {
   readonly message: string;
   /** The HTTP status, when the server answered. */
   readonly status?: number;
+  /** The model's provider (`gemini`, `openai-compatible`...); absent when the error is not an {@link LLMError}. */
   readonly provider?: string;
+  /** The model called; absent when the error is not an {@link LLMError}. */
   readonly model?: string;
   /** What to do about it, such as `check GEMINI_API_KEY`. */
   readonly hint?: string;
@@ -52,6 +54,7 @@ export function formatFailure(failure: CallFailure): string {
  * and a rerun after the cause is fixed does the rest.
  */
 export class StageStoppedError extends Error {
+  /** Always `StageStoppedError`. */
   override readonly name = 'StageStoppedError';
   /** The stage that stopped. */
   readonly stage: string;

@@ -3,7 +3,9 @@ import { LLMError, ZERO_USAGE, type CompleteOptions, type Completion, type Langu
 
 /** One call the fake received. */
 export interface FakeCall {
+  /** The prompt text as given. */
   readonly prompt: string;
+  /** The call's options as given (`{}` when none). */
   readonly options: CompleteOptions;
 }
 

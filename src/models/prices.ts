@@ -10,7 +10,9 @@
 
 /** The price of one model, in US dollars per million tokens. */
 export interface ModelPrice {
+  /** US dollars per million prompt tokens. */
   readonly input: number;
+  /** US dollars per million reply tokens. */
   readonly output: number;
 }
 

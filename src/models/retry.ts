@@ -10,8 +10,11 @@ import { LLMError } from './types';
 
 /** A retry about to happen, for progress output and logs (the error is already scrubbed of keys). */
 export interface RetryEvent {
+  /** Always `retry`. */
   readonly type: 'retry';
+  /** The provider of the model being called. */
   readonly provider: string;
+  /** The model being called. */
   readonly model: string;
   /** 1 for the first retry. */
   readonly attempt: number;
@@ -49,7 +52,9 @@ export interface RetryOptions {
 
 /** What one model call runs under: who it calls (for errors), the policy, the shared limiter, the signal. */
 export interface CallContext extends ErrorContext {
+  /** The retry policy. Default its defaults (4 retries, 1 s to 30 s backoff). */
   readonly retry?: RetryOptions;
+  /** Shared concurrency and rate limit; each attempt takes a slot. Default none. */
   readonly limiter?: Limiter;
 }
 

@@ -34,7 +34,9 @@ export interface CompleteOptions {
 
 /** Tokens used by a call. */
 export interface Usage {
+  /** Tokens of the prompt (text and images), as the provider counts them. */
   readonly inputTokens: number;
+  /** Tokens of the reply, as the provider counts them. */
   readonly outputTokens: number;
 }
 
@@ -60,6 +62,7 @@ export interface LanguageModel {
 
 /** A failed model call. `isRetryable` says whether trying again may help (408, 429, 5xx, network errors). */
 export class LLMError extends Error {
+  /** Always `LLMError`. */
   override readonly name = 'LLMError';
   /** Whether a retry may succeed. */
   readonly isRetryable: boolean;

@@ -10,7 +10,9 @@ import type { CompleteOptions, Completion, LanguageModel, Usage } from './types'
 export interface UsageTotals {
   /** Successful calls counted. */
   readonly calls: number;
+  /** Prompt tokens of those calls. */
   readonly inputTokens: number;
+  /** Reply tokens of those calls. */
   readonly outputTokens: number;
   /** US dollars, of the calls to models with a known price. */
   readonly cost: number;
@@ -20,13 +22,17 @@ export interface UsageTotals {
 
 /** One line of a summary: a step's use of one model. */
 export interface UsageLine extends UsageTotals {
+  /** The step label the calls were counted under (`propose`, `judge`...). */
   readonly step: string;
+  /** The model's provider. */
   readonly provider: string;
+  /** The model name. */
   readonly model: string;
 }
 
 /** A meter's figures as plain data (for a report file or {@link formatUsage}). */
 export interface UsageSummary {
+  /** Every call counted, all steps and models together. */
   readonly total: UsageTotals;
   /** By step, in first-seen order. */
   readonly steps: Readonly<Record<string, UsageTotals>>;
@@ -48,8 +54,11 @@ export interface UsageMeterOptions {
 export interface UsageEntry {
   /** The step label. Default `run`. */
   readonly step?: string;
+  /** The model's provider, used with `model` to find its price. */
   readonly provider: string;
+  /** The model name, looked up in the price table. */
   readonly model: string;
+  /** The call's tokens. */
   readonly usage: Usage;
 }
 
@@ -71,6 +80,7 @@ interface Tally {
  * process.stdout.write(formatUsage(meter.summary()) + '\n');
  */
 export class UsageMeter {
+  /** The price table in use: {@link DEFAULT_PRICES} with the options' prices merged over it. */
   readonly prices: PriceTable;
   readonly #tallies = new Map<string, Tally>();
 

@@ -25,6 +25,7 @@ export interface PipelineLayout {
   readonly rowsReport: string;
   /** `<dir>/run_report/index.html` and `<dir>/human_report/index.html`: the HTML reports. */
   readonly runReport: string;
+  /** `<dir>/human_report/index.html`: the human run's report. */
   readonly humanReport: string;
 }
 

@@ -11,6 +11,7 @@ import { PIPELINE_STAGES, type PipelineOptions, type PipelineStage } from './typ
 
 /** A pipeline config that cannot run: what is missing or wrong, and how to fix it. */
 export class PipelineConfigError extends Error {
+  /** Always `PipelineConfigError`. */
   override readonly name = 'PipelineConfigError';
 }
 

@@ -29,6 +29,7 @@ export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 export interface JudgeTarget {
   /** The run dir being judged. */
   readonly run: string;
+  /** The stage asking: `judge` for the proposed tasks' run, `validate` for the human tasks' run. */
   readonly stage: 'judge' | 'validate';
 }
 
@@ -143,18 +144,23 @@ export interface StageFigures {
 export interface ProposeStageSummary extends StageFigures {
   /** Training sites, and how many were already in the tasks file. */
   readonly sites: number;
+  /** Of `sites`, those already in the tasks file before this call (kept as they were). */
   readonly resumedSites: number;
   /** Tasks proposed by this call, of which information tasks. */
   readonly proposed: number;
+  /** Of `proposed`, the information tasks. */
   readonly info: number;
   /** Tasks in the tasks file (all sites). */
   readonly tasks: number;
   /** Sites that got no task (proposed again by the next run). */
   readonly emptySites: readonly string[];
+  /** Proposer batches that failed: the call failed, or the reply was not tasks. */
   readonly failedBatches: number;
+  /** Entries of the replies skipped as unusable (not an object, not encodable). */
   readonly skippedTasks: number;
   /** Failed model calls, and the first of them with their causes (status, model, hint). */
   readonly callErrors: number;
+  /** The first failed calls (at most 5), with status, model and hint. */
   readonly failures: readonly CallFailure[];
 }
 
@@ -164,10 +170,13 @@ export interface AttemptStageSummary extends StageFigures {
   readonly tasks: number;
   /** Finished episodes in the run dir (of these tasks), their steps and outcomes. */
   readonly episodes: number;
+  /** Steps of those finished episodes. */
   readonly steps: number;
+  /** Those finished episodes by outcome (`done`, `max_steps`, `timeout`, `error`). */
   readonly outcomes: Readonly<Record<Outcome, number>>;
   /** Episodes run by this call, and their steps. */
   readonly ran: number;
+  /** Steps taken in the episodes run by this call. */
   readonly ranSteps: number;
   /** Episodes that could not run in this call (model or server failures; a rerun retries them). */
   readonly failed: number;
@@ -179,26 +188,35 @@ export interface AttemptStageSummary extends StageFigures {
 export interface JudgeStageSummary extends StageFigures {
   /** Episodes with a record, of which judged SUCCESS, and the rate (the seed's summary). */
   readonly episodes: number;
+  /** Of `episodes`, those judged SUCCESS. */
   readonly success: number;
+  /** `success / episodes` rounded to 4 places (0 with no episodes), as in the seed's summary. */
   readonly rate: number;
   /** Episodes judged by this call (the rest had a record already). */
   readonly judged: number;
   /** Episodes left without a record: no verdict after the tries, or an error (a rerun judges them). */
   readonly noVerdict: number;
+  /** Episodes whose judging failed with an error in this call (a rerun judges them). */
   readonly errors: number;
+  /** The judge model's name, as written in its records. */
   readonly model: string;
   /** Failed model calls, and the first of them with their causes (status, model, hint). */
   readonly callErrors: number;
+  /** The first failed calls (at most 5), with status, model and hint. */
   readonly failures: readonly CallFailure[];
 }
 
 /** `validate`: the human tasks attempted, judged and scored against their verifiers. */
 export interface ValidateStageSummary extends StageFigures {
+  /** Human tasks to attempt: those of the training sites, at most `humanPerSite` per site. */
   readonly humanTasks: number;
+  /** The attempt half: the human tasks' episodes in `<dir>/human/`. */
   readonly attempt: AttemptStageSummary;
+  /** The judge half: the judge records in `<dir>/human_judge/`. */
   readonly judge: JudgeStageSummary;
   /** The judge against the verifiers (agreement, precision, recall, with 95% intervals); `null` for a shard. */
   readonly score: JudgeScoreWithIntervals | null;
+  /** The same figures per task kind (`info`, `action`); `null` for a shard. */
   readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>> | null;
   /** `<dir>/human_judge/_validate.json`; `null` for a shard (the unsharded pass writes it). */
   readonly file: string | null;
@@ -218,16 +236,23 @@ export interface RowsStageSummary extends StageFigures {
 export interface ReportStageSummary extends StageFigures {
   /** `index.html` of the run's report and of the human run's, where there was a run to report. */
   readonly run: string | null;
+  /** `index.html` of the human run's report; `null` when there was no human run. */
   readonly human: string | null;
 }
 
 /** The summary of each stage, by stage. */
 export interface StageSummaries {
+  /** The `propose` stage's summary. */
   readonly propose: ProposeStageSummary;
+  /** The `attempt` stage's summary. */
   readonly attempt: AttemptStageSummary;
+  /** The `judge` stage's summary. */
   readonly judge: JudgeStageSummary;
+  /** The `validate` stage's summary. */
   readonly validate: ValidateStageSummary;
+  /** The `rows` stage's summary. */
   readonly rows: RowsStageSummary;
+  /** The `report` stage's summary. */
   readonly report: ReportStageSummary;
 }
 
@@ -236,6 +261,7 @@ export type StageSummary = StageSummaries[PipelineStage];
 
 /** What {@link runPipeline} returns. */
 export interface PipelineResult {
+  /** The work dir's paths: where each stage wrote its output. */
   readonly layout: PipelineLayout;
   /** The stages that ran, with their figures. */
   readonly stages: Partial<StageSummaries>;

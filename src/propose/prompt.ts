@@ -9,7 +9,9 @@ export const SYSTEM_PROPOSE =
 
 /** The values {@link proposePrompt} fills in (the seed's `PROMPT_PROPOSE.format` arguments). */
 export interface ProposePromptInput {
+  /** The site's name (the sitemap's `name`, else the site), on the `WEBSITE:` line. */
   readonly name: string;
+  /** The site's home path; the prompt says every page is under it. */
   readonly home: string;
   /** The site context text ({@link SiteContext.text}). */
   readonly context: string;

@@ -44,14 +44,17 @@ export interface ProposeResult {
   readonly sites: ReadonlyArray<{ readonly site: string; readonly tasks: number; readonly info: number }>;
   /** Tasks written by this run, and how many of them are information tasks. */
   readonly tasks: number;
+  /** Of `tasks`, the information tasks. */
   readonly info: number;
   /** Batches that gave nothing, and reply entries skipped. */
   readonly failedBatches: number;
+  /** Entries of the replies skipped as unusable (not an object, not encodable). */
   readonly skippedTasks: number;
   /** The first failed batches and why (a failed call, or a reply that is not tasks). */
   readonly failures: ReadonlyArray<{ readonly site: string; readonly batch: number; readonly reason: string }>;
   /** Failed model calls in all, and the first of them with their causes (status, model, hint). */
   readonly callErrors: number;
+  /** The first failed model calls (at most 5), with status, model and hint. */
   readonly callFailures: readonly CallFailure[];
   /**
    * Sites that got no tasks, or fewer than `perSite` while some of their batches failed: proposing did not fully

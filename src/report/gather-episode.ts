@@ -17,6 +17,7 @@ import { EPISODE_FILES } from '../files/layout';
 
 /** Options of {@link readReportEpisode}. */
 export interface ReadReportEpisodeOptions {
+  /** Where the run is read from. */
   readonly store: FileStore;
   /** Called for each file of the episode that could not be read. */
   readonly onIssue?: (issue: ReportIssue) => void;
@@ -24,7 +25,9 @@ export interface ReadReportEpisodeOptions {
 
 /** One episode as the report shows it. */
 export interface ReportEpisode {
+  /** Its line in the episode list. */
   readonly summary: ReportEpisodeSummary;
+  /** What the page shows when the episode is opened. */
   readonly detail: ReportEpisodeDetail;
 }
 

@@ -31,6 +31,7 @@ import { EPISODE_MARKERS, JUDGE_FILES, judgeDirOf, recordTaskId, RESULTS_FILES, 
 export interface ReadRunForReportOptions {
   /** The run dir. */
   readonly run: string;
+  /** Where the run is read from. */
   readonly store: FileStore;
   /** The judge records. Default `<run>_judge`, as the seed names it. */
   readonly judgeDir?: string;
@@ -42,21 +43,29 @@ export interface ReadRunForReportOptions {
 
 /** What the report knows of a run before reading its episodes one by one. */
 export interface ReportRunData {
+  /** The run dir, trailing slashes removed. */
   readonly run: string;
+  /** The judge records' dir, trailing slashes removed. */
   readonly judgeDir: string;
   /** The episodes to show: task ids with an episode dir, a judge record or a result; in `tasks.jsonl` order. */
   readonly ids: readonly string[];
   /** Which of `ids` have an episode dir. */
   readonly dirs: ReadonlySet<string>;
+  /** The run's `tasks.jsonl` by task id (the first line of each id wins). */
   readonly tasks: ReadonlyMap<string, Task>;
+  /** The judge records by task id. */
   readonly judge: ReadonlyMap<string, JudgeRecord>;
+  /** The verifier results by task id (a later line wins). */
   readonly results: ReadonlyMap<string, boolean>;
   /** `results_regraded.jsonl` or `results.jsonl`, whichever was read; `null` when neither exists. */
   readonly resultsFile: string | null;
+  /** The judge dir's `_validate.json`; `null` when it is missing or unreadable. */
   readonly validate: ValidateReport | null;
+  /** The rows dir's `_report.json`; `null` without a rows dir, or when unreadable. */
   readonly rowsReport: RowsReport | null;
   /** Tasks of `tasks.jsonl` with no episode dir, judge record or result. */
   readonly notAttempted: number;
+  /** Every problem met, in the order met. */
   readonly issues: readonly ReportIssue[];
 }
 

@@ -8,8 +8,11 @@ import type { JudgeScoreWithIntervals, RowsReport } from '../core/schemas';
 
 /** A problem met while reading the run that did not stop the report: shown in it and sent as an event. */
 export interface ReportIssue {
+  /** The file with the problem. */
   readonly file: string;
+  /** 1-based line number, for a JSONL file. */
   readonly line?: number;
+  /** What is wrong, in words. */
   readonly problem: string;
 }
 
@@ -18,12 +21,15 @@ export type ReportVerdict = 'success' | 'fail' | 'none';
 
 /** One line of the episode list: what the filters and counts work on. */
 export interface ReportEpisodeSummary {
+  /** The task id, which names the episode dir. */
   readonly id: string;
   /** The task's site; `?` when nothing says. */
   readonly site: string;
   /** `info`, `action`, or `?`. */
   readonly kind: string;
+  /** The task's instruction, clipped to 600 characters; `''` when unknown. */
   readonly instruction: string;
+  /** The judge's verdict. */
   readonly verdict: ReportVerdict;
   /** The verifier's result; `null` when the task has none. */
   readonly verifier: boolean | null;
@@ -31,6 +37,7 @@ export interface ReportEpisodeSummary {
   readonly disagree: boolean;
   /** From `episode.json`; `null` when there is none. */
   readonly outcome: string | null;
+  /** Steps taken, from `episode.json`; `null` when there is none or it gives no number. */
   readonly steps: number | null;
   /** How many screenshots the episode has. */
   readonly shots: number;
@@ -38,48 +45,69 @@ export interface ReportEpisodeSummary {
 
 /** A screenshot: its label (`step 3`, `final`) and its path relative to the run dir, URL-encoded. */
 export interface ReportShot {
+  /** `step 3` or `final`. */
   readonly label: string;
+  /** Its path relative to the run dir, URL-encoded (`<id>/screenshots/step_3.png`). */
   readonly href: string;
 }
 
 /** One request of the session, formatted. `static` marks what the judge skips (assets, `/_admin`). */
 export interface ReportRequest {
+  /** The HTTP method. */
   readonly method: string;
+  /** The request's path, clipped to 1000 characters. */
   readonly path: string;
+  /** The query parameters as JSON; `''` when there are none. */
   readonly query: string;
+  /** The request body, as JSON or text; `''` when there is none. */
   readonly body: string;
+  /** The response status; `''` when the log does not say. */
   readonly status: string;
+  /** Whether the judge skips it (assets, `/_admin`). */
   readonly static: boolean;
 }
 
 /** One changed field of a data change: `before` is `null` for a created or set value. */
 export interface ReportFieldChange {
+  /** The field's name; `''` when the change's `changed` is not an object. */
   readonly field: string;
+  /** The value before an update; `null` for a created or set value. */
   readonly before: string | null;
+  /** The value after the change (or the value set). */
   readonly after: string;
 }
 
 /** One data change of the session. */
 export interface ReportChange {
+  /** `create`, `update`, `delete` or the change's own op (inferred as the seed does when missing). */
   readonly op: string;
+  /** The table (or collection, or kind) changed; `?` when the change names none. */
   readonly table: string;
+  /** The item's title, name, subject or id, whichever comes first; `''` when it has none. */
   readonly name: string;
+  /** The changed fields, in the change's order. */
   readonly fields: readonly ReportFieldChange[];
 }
 
 /** A part of the task as the judge split it. `done` is `null` when the reply did not say true or false. */
 export interface ReportJudgePart {
+  /** The part of the task, as the judge wrote it. */
   readonly part: string;
+  /** Whether the judge says this part was done. */
   readonly done: boolean | null;
+  /** What the judge cites for it. */
   readonly evidence: string;
 }
 
 /** The judge record of an episode, its reply parsed tolerantly. */
 export interface ReportJudge {
+  /** The judge model named in the record. */
   readonly model: string;
+  /** The record's verdict (`predicted_label`), the one validate and rows use. */
   readonly verdict: ReportVerdict;
   /** The verdict as the reply states it (`SUCCESS`, `NOT SUCCESS`), if it states one. */
   readonly stated: string | null;
+  /** The task's parts as the judge split them (the first 300); `[]` when the reply lists none. */
   readonly parts: readonly ReportJudgePart[];
   /** The reply as recorded (clipped), for when the parts are not enough. */
   readonly raw: string | null;
@@ -89,15 +117,25 @@ export interface ReportJudge {
 
 /** Everything the report shows of one episode, loaded by the page when the episode is opened. */
 export interface ReportEpisodeDetail {
+  /** The task id, which names the episode dir. */
   readonly id: string;
+  /** The task's instruction, site, kind and start path; `null` when nothing gives the task. */
   readonly task: { readonly instruction: string; readonly site: string; readonly kind: string; readonly startPath: string } | null;
+  /** Fields of `episode.json` as display text; `null` when there is no readable one. */
   readonly episode: { readonly outcome: string; readonly steps: string; readonly error: string; readonly model: string } | null;
+  /** The screenshots, step by step, then the final one. */
   readonly shots: readonly ReportShot[];
+  /** The actions taken (the first 300), each as its kind and its arguments. */
   readonly actions: ReadonlyArray<{ readonly kind: string; readonly args: string }>;
+  /** The agent's final answer; `null` when there is none. */
   readonly answer: string | null;
+  /** The session's requests (the first 300). */
   readonly log: readonly ReportRequest[];
+  /** The session's data changes (the first 300). */
   readonly changes: readonly ReportChange[];
+  /** The judge record; `null` when the episode is not judged. */
   readonly judge: ReportJudge | null;
+  /** The verifier's result and the results file's name; `null` when there is no result. */
   readonly verifier: { readonly ok: boolean; readonly file: string } | null;
   /** What is missing or could not be read, in words (`no grade_inputs.json`). */
   readonly notes: readonly string[];
@@ -107,18 +145,27 @@ export interface ReportEpisodeDetail {
 export interface ReportScores {
   /** Such as `_validate.json (judge gemini-3.5-flash)` or `computed from 120 judge records and results.jsonl`. */
   readonly source: string;
+  /** The figures over every episode with both a verdict and a verifier result. */
   readonly overall: JudgeScoreWithIntervals;
+  /** The same figures per site. */
   readonly bySite: Readonly<Record<string, JudgeScoreWithIntervals>>;
+  /** The same figures per task kind. */
   readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>>;
 }
 
 /** The header figures of the report. */
 export interface ReportTotals {
+  /** Episodes listed. */
   readonly episodes: number;
+  /** Episodes with a verdict. */
   readonly judged: number;
+  /** Episodes judged SUCCESS. */
   readonly judgedSuccesses: number;
+  /** Episodes with a verifier result. */
   readonly verified: number;
+  /** Episodes the verifier passed. */
   readonly verifierPasses: number;
+  /** Episodes judged and verified whose two results differ. */
   readonly disagreements: number;
   /** Tasks of `tasks.jsonl` with no episode, judge record or result yet. */
   readonly notAttempted: number;
@@ -130,12 +177,18 @@ export interface ReportPageModel {
   readonly run: string;
   /** The run dir relative to the report dir, URL-encoded (`../run`), for screenshot links. */
   readonly runHref: string;
+  /** The header figures. */
   readonly totals: ReportTotals;
   /** `null` with `scoresNote` saying why when there is nothing to score. */
   readonly scores: ReportScores | null;
+  /** Why there are no scores; `null` when there are. */
   readonly scoresNote: string | null;
+  /** The rows dir's `_report.json`, for the header; `null` without one. */
   readonly rowsReport: RowsReport | null;
+  /** The rows dir as given; `null` when none was. */
   readonly rowsDir: string | null;
+  /** The problems met while reading the run. */
   readonly issues: readonly ReportIssue[];
+  /** Every episode's line, in `tasks.jsonl` order, then the others by task id. */
   readonly episodes: readonly ReportEpisodeSummary[];
 }

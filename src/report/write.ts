@@ -37,6 +37,7 @@ export interface ReportOptions {
   readonly store?: FileStore;
   /** Episodes read at once. Default 16. */
   readonly workers?: number;
+  /** Receives the start, each issue as it is met, each episode written, and the end. */
   readonly onEvent?: (event: ReportEvent) => void;
 }
 

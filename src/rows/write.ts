@@ -53,6 +53,7 @@ export interface RowsOptions {
   readonly workers?: number;
   /** What the run does not record, for `<out>_provenance.jsonl` (the proposer model, the judge variant). */
   readonly recipe?: Recipe;
+  /** Receives the selection, each episode copied, removals, skips and warnings. */
   readonly onEvent?: (event: RowsEvent) => void;
 }
 

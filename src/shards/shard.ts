@@ -10,6 +10,7 @@ export type Shard = { readonly index: number; readonly count: number };
 
 /** A shard that cannot be: a bad `K/N`, an index past the count, an environment that names half of one. */
 export class ShardError extends Error {
+  /** Always `ShardError`. */
   override readonly name = 'ShardError';
 }
 

@@ -22,17 +22,23 @@ export interface RunStatusOptions {
   readonly shardCount?: number;
   /** A claim with no heartbeat for this long is stale: the episode time limit. Default 300 000 ms. */
   readonly staleMs?: number;
+  /** Where the run is read from. Default the local disk. */
   readonly store?: FileStore;
 }
 
 /** An episode in progress. */
 export interface RunningEpisode {
+  /** The episode's task id. */
   readonly taskId: string;
+  /** The shard its task falls in (its position in `tasks.jsonl` modulo the shard count). */
   readonly shard: number;
+  /** The host named in its claim; `null` when the claim cannot be read. */
   readonly host: string | null;
+  /** The process id named in its claim; `null` when the claim cannot be read. */
   readonly pid: number | null;
   /** Seconds since the episode started, and since its last heartbeat. */
   readonly ageS: number | null;
+  /** Seconds since its last heartbeat; `null` when the claim does not say. */
   readonly heartbeatS: number | null;
   /** Steps recorded so far (screenshots in its staging dir). */
   readonly steps: number;
@@ -42,8 +48,11 @@ export interface RunningEpisode {
 
 /** One shard's progress. */
 export interface ShardStatus {
+  /** The shard's index, 0-based. */
   readonly index: number;
+  /** Tasks of the shard (positions `index`, `index + N`... of `tasks.jsonl`). */
   readonly tasks: number;
+  /** Of these, the finished episodes. */
   readonly done: number;
   /** Steps of the finished episodes. */
   readonly steps: number;
@@ -57,12 +66,19 @@ export interface ShardStatus {
 
 /** What {@link runStatus} returns. */
 export interface RunStatus {
+  /** The run dir, as given. */
   readonly run: string;
+  /** The shard count used: the one given, else the claims', else 1. */
   readonly shardCount: number;
+  /** Tasks in the run's `tasks.jsonl`. */
   readonly tasks: number;
+  /** Finished episodes, all shards together. */
   readonly done: number;
+  /** Steps of those finished episodes. */
   readonly steps: number;
+  /** Each shard's progress, by index. */
   readonly shards: readonly ShardStatus[];
+  /** Episodes claimed but not finished, stale claims included. */
   readonly running: readonly RunningEpisode[];
   /** Shards with work left and no live episode: the indexes to start again. */
   readonly rerun: readonly number[];

@@ -24,6 +24,7 @@ export interface CrawlOptions {
   readonly fetch?: typeof globalThis.fetch;
   /** Extra request headers (a session cookie...). */
   readonly headers?: Record<string, string>;
+  /** Stops the crawl: the fetch in flight and the call reject. */
   readonly signal?: AbortSignal;
 }
 

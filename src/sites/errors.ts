@@ -2,8 +2,10 @@
 
 /** The page could not be fetched at all (no connection, a timeout...). */
 export class PageFetchError extends Error {
+  /** Always `PageFetchError`. */
   override readonly name = 'PageFetchError';
   constructor(
+    /** The page's path, as asked of the source. */
     readonly path: string,
     message: string,
     options?: { cause?: unknown },
@@ -17,8 +19,10 @@ export class PageFetchError extends Error {
  * strictly, so its site context shows `(could not render: UnicodeDecodeError)` for such a page, and so does ours.
  */
 export class PageDecodeError extends Error {
+  /** `UnicodeDecodeError`, Python's name (see above), not the class name. */
   override readonly name = 'UnicodeDecodeError';
   constructor(
+    /** The page's path, as asked of the source. */
     readonly path: string,
     options?: { cause?: unknown },
   ) {
@@ -28,8 +32,12 @@ export class PageDecodeError extends Error {
 
 /** An in-memory source has no page at this path. */
 export class PageNotFoundError extends Error {
+  /** Always `PageNotFoundError`. */
   override readonly name = 'PageNotFoundError';
-  constructor(readonly path: string) {
+  constructor(
+    /** The page's path, as asked of the source. */
+    readonly path: string,
+  ) {
     super(`no page at ${path}`);
   }
 }

@@ -42,8 +42,11 @@ export interface ValidateResult {
 
 /** What a sharded {@link runValidate} returns: its judge pass; no report (the unsharded pass scores). */
 export interface ValidateShardResult {
+  /** Always `null`: a shard scores nothing. */
   readonly report: null;
+  /** The shard's judge pass. */
   readonly judged: JudgeResult;
+  /** Always empty: nothing is scored. */
   readonly pairs: readonly [];
 }
 

@@ -67,7 +67,9 @@ export function scoreJudge(pairs: readonly JudgePair[]): JudgeScoreWithIntervals
 
 /** An episode with its verifier's and its judge's result, for {@link scoreGroups}. */
 export interface VerifiedJudgment {
+  /** Whether the verifier passed the episode. */
   readonly verifier: boolean;
+  /** Whether the judge said SUCCESS. */
   readonly judge: boolean;
 }
 

@@ -66,6 +66,7 @@ export interface SlurmPlanOptions {
 
 /** One job's script. */
 export interface SlurmScript {
+  /** The job's stage: `propose`, `attempt`, `judge` or `rows`. */
   readonly stage: SlurmStage;
   /** The script's path. */
   readonly file: string;
@@ -81,7 +82,9 @@ export interface SlurmPlan {
   readonly dir: string;
   /** Where the scripts are. */
   readonly scriptsDir: string;
+  /** Array tasks of the attempt job; the proposed tasks are split `[k::shards]` between them. */
   readonly shards: number;
+  /** One script per stage, in submission order. */
   readonly scripts: readonly SlurmScript[];
 }
 

@@ -27,14 +27,17 @@ export interface SubmitSlurmOptions {
   readonly after?: string;
   /** Time limit of one sbatch call in ms. Default 60 s. */
   readonly timeoutMs?: number;
+  /** Where the scripts are written. Default the local disk. */
   readonly store?: FileStore;
 }
 
 /** A submitted job. */
 export interface SlurmJob {
+  /** The stage the job runs. */
   readonly stage: SlurmStage;
   /** Slurm's job id (of the whole array for `attempt`). */
   readonly id: string;
+  /** The script submitted. */
   readonly file: string;
   /** The job id it waits for, if any. */
   readonly after?: string;
@@ -42,9 +45,11 @@ export interface SlurmJob {
 
 /** An sbatch call that failed, with the jobs submitted before it (still queued: `scancel` them or let them run). */
 export class SlurmSubmitError extends Error {
+  /** Always `SlurmSubmitError`. */
   override readonly name = 'SlurmSubmitError';
   constructor(
     message: string,
+    /** The jobs submitted before the failed call (still queued). */
     readonly submitted: readonly SlurmJob[],
   ) {
     super(message);
