@@ -224,6 +224,7 @@ export {
   type ImageInput,
   type Usage,
   type ErrorContext,
+  type AdapterOptions,
   type GeminiOptions,
   type OpenAICompatibleOptions,
   type FakeLLM,

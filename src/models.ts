@@ -7,7 +7,7 @@ export { LLMError, type CompleteOptions, type Completion, type ImageInput, type 
 export { gemini, DEFAULT_GEMINI_MODEL, type GeminiOptions } from './models/gemini';
 export { openaiCompatible, type OpenAICompatibleOptions } from './models/openai-compatible';
 export { fakeLLM, type FakeCall, type FakeLLM, type FakeLLMOptions, type FakeReply, type FakeResponder } from './models/fake';
-export { callWithRetry, type CallContext, type RetryEvent, type RetryOptions } from './models/retry';
+export { callWithRetry, type AdapterOptions, type CallContext, type RetryEvent, type RetryOptions } from './models/retry';
 export { createLimiter, type Limiter, type LimiterEvent, type LimiterOptions } from './models/limiter';
 export {
   UsageMeter,

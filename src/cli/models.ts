@@ -5,16 +5,18 @@
  */
 import { scrubSecrets } from '../models/errors';
 import { DEFAULT_GEMINI_MODEL, GEMINI_KEY_ENV, gemini } from '../models/gemini';
-import type { Limiter } from '../models/limiter';
 import { openaiCompatible } from '../models/openai-compatible';
-import type { RetryOptions } from '../models/retry';
+import type { AdapterOptions } from '../models/retry';
 import type { LanguageModel } from '../models/types';
 
 /** The OpenAI API, for `gpt-*` and `o*` models given without `--endpoint`. */
 export const OPENAI_API_URL = 'https://api.openai.com/v1';
 
-/** Options of {@link resolveModel}, as the CLI flags give them. */
-export interface ResolveModelOptions {
+/**
+ * Options of {@link resolveModel}, as the CLI flags give them (`--timeout` is `timeoutMs`), with the adapters' own
+ * options beside them; the key's source is named from the flags.
+ */
+export interface ResolveModelOptions extends Omit<AdapterOptions, 'keySource'> {
   /** `--model`. Default {@link DEFAULT_GEMINI_MODEL}. */
   readonly model?: string;
   /** `--endpoint URL`: an OpenAI-compatible server (vLLM...), such as `http://127.0.0.1:8000/v1`. */
@@ -25,16 +27,6 @@ export interface ResolveModelOptions {
   readonly baseUrl?: string;
   /** Merged into each OpenAI-compatible request body (e.g. `chat_template_kwargs`). */
   readonly extraBody?: Readonly<Record<string, unknown>>;
-  /** Downscale images whose longer side exceeds this many pixels. */
-  readonly downscale?: number;
-  /** `--timeout`: the time limit of one call attempt, in ms. Default the adapters' (120 s). */
-  readonly timeoutMs?: number;
-  /** The retry policy. */
-  readonly retry?: RetryOptions;
-  /** The run's shared limiter. */
-  readonly limiter?: Limiter;
-  /** The environment. Default `process.env`. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A model chosen from CLI flags, with a line saying which one and where, for the CLI to print. */

@@ -6,8 +6,7 @@
 import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { assertApiUrl, statusCapturingFetch } from './errors';
 import { encodeCallImages } from './images';
-import type { Limiter } from './limiter';
-import { callWithRetry, type CallContext, type RetryOptions } from './retry';
+import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
 import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** The default Gemini model of the proposer and the judge. */
@@ -17,7 +16,7 @@ export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
 export const GEMINI_KEY_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY'] as const;
 
 /** Options of {@link gemini}. */
-export interface GeminiOptions {
+export interface GeminiOptions extends AdapterOptions {
   /** The model. Default {@link DEFAULT_GEMINI_MODEL}. */
   readonly model?: string;
   /** The API key. Default: env `GEMINI_API_KEY`, else `GOOGLE_API_KEY`. */
@@ -28,18 +27,6 @@ export interface GeminiOptions {
   readonly apiVersion?: string;
   /** More HTTP headers on every request. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
-  readonly downscale?: number;
-  /** Gives up on one attempt after this many ms (then it is retried once as a timeout). Default {@link DEFAULT_TIMEOUT_MS}. */
-  readonly timeoutMs?: number;
-  /** The retry policy (retries, delays, `onRetry`). */
-  readonly retry?: RetryOptions;
-  /** The run's shared limiter, see {@link createLimiter}. */
-  readonly limiter?: Limiter;
-  /** The environment to read the key from. Default `process.env`. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Where the key came from, named in the hint on a 401 or 403. Default: the option or variable it was read from. */
-  readonly keySource?: string;
 }
 
 /**

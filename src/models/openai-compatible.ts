@@ -12,12 +12,11 @@ import type {
 } from 'openai/resources/chat/completions';
 import { assertApiUrl, jsonCheckingFetch } from './errors';
 import { encodeCallImages, type EncodedImage } from './images';
-import type { Limiter } from './limiter';
-import { callWithRetry, type CallContext, type RetryOptions } from './retry';
+import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
 import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** Options of {@link openaiCompatible}. */
-export interface OpenAICompatibleOptions {
+export interface OpenAICompatibleOptions extends AdapterOptions {
   /** The server's API root, such as `http://127.0.0.1:8000/v1`. */
   readonly baseURL: string;
   /** The served model name, such as `Qwen/Qwen3.5-4B`. */
@@ -36,18 +35,6 @@ export interface OpenAICompatibleOptions {
   readonly structuredOutputs?: boolean;
   /** The provider name recorded in usage and errors. Default `openai-compatible`. */
   readonly providerName?: string;
-  /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
-  readonly downscale?: number;
-  /** Gives up on one attempt after this many ms (then it is retried once as a timeout). Default {@link DEFAULT_TIMEOUT_MS}. */
-  readonly timeoutMs?: number;
-  /** The retry policy (retries, delays, `onRetry`). */
-  readonly retry?: RetryOptions;
-  /** The run's shared limiter, see {@link createLimiter}. */
-  readonly limiter?: Limiter;
-  /** The environment to read the key from. Default `process.env`. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Where the key came from, named in the hint on a 401 or 403. Default: the option or variable it was read from. */
-  readonly keySource?: string;
 }
 
 /**

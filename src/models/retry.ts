@@ -24,6 +24,25 @@ export interface RetryEvent {
   readonly error: LLMError;
 }
 
+/**
+ * What every model adapter takes beside its endpoint and model: the image size, the time limit of one attempt, the
+ * retry policy, the run's shared limiter, and where the key comes from.
+ */
+export interface AdapterOptions {
+  /** Downscale images whose longer side exceeds this many pixels. Default: send them as given. */
+  readonly downscale?: number;
+  /** Gives up on one attempt after this many ms (then it is retried once as a timeout). Default {@link DEFAULT_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** The retry policy (retries, delays, `onRetry`). */
+  readonly retry?: RetryOptions;
+  /** The run's shared limiter, see {@link createLimiter}. */
+  readonly limiter?: Limiter;
+  /** The environment to read the key from. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where the key came from, named in the hint on a 401 or 403. Default: the option or variable it was read from. */
+  readonly keySource?: string;
+}
+
 /** Options of the retry policy. */
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
