@@ -48,6 +48,20 @@ module.exports = {
       from: { path: '^src/cli/sandbox\\.ts$' },
       to: { path: '^sandbox/', dependencyTypesNot: ['dynamic-import', 'type-only', 'type-import'] },
     },
+    {
+      name: 'agent-knows-no-harness',
+      comment: 'the agent (policies, prompt, parsing) is independent of the browser harness and of how episodes are kept',
+      severity: 'error',
+      from: { path: '^src/agent/' },
+      to: { path: '^src/(browser|attempt)/' },
+    },
+    {
+      name: 'harness-knows-no-run',
+      comment: 'the browser harness drives a page; the attempt runner (run dir, claims, evidence, verifiers) uses it, not the reverse',
+      severity: 'error',
+      from: { path: '^src/browser/' },
+      to: { path: '^src/attempt/' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

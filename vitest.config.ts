@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // `npm test` (project `slow`). `npm run test:unit` runs the rest (project `unit`), the inner loop.
 const SLOW = [
   'test/agent-attempt.test.ts',
-  'test/agent-browser.test.ts',
+  'test/browser.test.ts',
   'test/agent-cli.test.ts',
   'test/agent-qwen.test.ts',
   'test/agent-sandbox.test.ts',

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
-import { openEpisodePage } from '../src/agent/browser';
+import { openEpisodePage } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
 import { descendantsCpu, processCpu } from './proc-cpu';
 

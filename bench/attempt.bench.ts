@@ -16,7 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import PQueue from 'p-queue';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
-import { openEpisodePage } from '../src/agent/browser';
+import { openEpisodePage } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
 import { fixtureTask, startFixtureSite } from '../test/agent-fixture';
 import { sizing } from './attempt-sizing';

@@ -40,19 +40,12 @@ export {
   type TasksFileEvent,
 } from './propose';
 
-// Step 2, attempt: a browser agent works each task; episodes recorded, verifiers checked.
+// Step 2, attempt: the agent works each task in the browser harness; episodes recorded, verifiers checked.
 export {
   runAttempt,
   attemptTask,
-  qwenPolicy,
-  qwenModel,
-  scriptedPolicy,
-  serveQwen,
-  browserHost,
   browserEvidence,
-  parseAction,
   verifyEpisode,
-  DEFAULT_QWEN_MODEL,
   type AttemptEvent,
   type AttemptOptions,
   type AttemptResult,
@@ -61,9 +54,23 @@ export {
   type AttemptTaskResult,
   type StepInfo,
   type VerifyFunction,
-  type BrowserHost,
-  type BrowserOptions,
   type BrowserEvidenceOptions,
+  type EvidenceProvider,
+  type EvidenceSession,
+  type SessionEvidence,
+  type EpisodeEvidence,
+  type StateReader,
+  type CheckResult,
+  type VerifyResult,
+} from './attempt';
+// The agent: policies, their prompt, action parsing, a vLLM server for Qwen.
+export {
+  qwenPolicy,
+  qwenModel,
+  scriptedPolicy,
+  serveQwen,
+  parseAction,
+  DEFAULT_QWEN_MODEL,
   type QwenPolicyBaseOptions,
   type QwenPolicyEndpointOptions,
   type QwenPolicyModelOptions,
@@ -82,15 +89,9 @@ export {
   type Observation,
   type ObservedElement,
   type StepRecord,
-  type EvidenceProvider,
-  type EvidenceSession,
-  type SessionEvidence,
-  type BrowserRequest,
-  type EpisodeEvidence,
-  type StateReader,
-  type CheckResult,
-  type VerifyResult,
-} from './attempt';
+} from './agent';
+// The browser harness: Chromium, one context per episode.
+export { browserHost, type BrowserHost, type BrowserOptions, type BrowserRequest } from './browser';
 
 // Step 3, judge: each episode judged from its screenshots and the server's evidence, the seed's prompt.
 export {
@@ -296,7 +297,7 @@ export { InputError, type InputLocation } from './core/errors';
 export { ShardError, SlurmSubmitError } from './shards';
 export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
-export { OutsideSiteError } from './attempt';
+export { OutsideSiteError } from './browser';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';
 export { UnsafeNameError, isPlainName, assertPlainName } from './core/names';

@@ -1,7 +1,7 @@
 /**
  * Past one machine (DESIGN.md §8): a run split into shards, `[index::count]` of the tasks in file order, from
  * `--shard K/N` or the scheduler's environment, and the progress of every shard of one run dir.
- * Internals live in `src/shards/` (with `slurm/`) and `src/agent/claims.ts`.
+ * Internals live in `src/shards/` (with `slurm/`) and `src/attempt/claims.ts`.
  * @module
  */
 export { shardTasks, shardFromEnv, parseShard, ShardError, type Shard, type ShardFromEnvOptions, type ShardSource } from './shards/shard';

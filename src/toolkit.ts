@@ -7,7 +7,7 @@
  * Not for the pipeline itself: everything a run needs is in `miniweb-taskgen`.
  * @packageDocumentation
  */
-export { paramsObject, safeDecode, type RequestFields } from './agent/request-fields';
+export { paramsObject, safeDecode, type RequestFields } from './attempt/request-fields';
 export { collapse, parseHtml, scanElements, type StaticElement, type StaticOption } from './sites/elements';
 export { ZERO_USAGE } from './models/types';
 export { escapeHtml } from './report/html';

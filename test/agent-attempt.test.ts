@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAttempt, browserHost, scriptedPolicy, type AttemptEvent, type BrowserHost, type PolicyInput } from '../src/index';
-import { STATIC_PATH } from '../src/agent/evidence';
+import { STATIC_PATH } from '../src/attempt/evidence';
 import { AGENT_SYSTEM_PROMPT } from '../src/agent/prompt';
 import { judgePrompt } from '../src/judge';
 import { EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../src/core/schemas';

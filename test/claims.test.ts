@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeStore } from '../src/index';
-import { ClaimLostError, EpisodeClaims, readClaims, type ClaimRecord } from '../src/agent/claims';
+import { ClaimLostError, EpisodeClaims, readClaims, type ClaimRecord } from '../src/attempt/claims';
 import { tempDir } from './helpers/runs';
 
 // The claim protocol of many writers on one run dir (DESIGN.md §8), on the local disk.

@@ -19,7 +19,7 @@ import {
   type RowsEvent,
 } from '../src/index';
 import { bindJudgeRecord, judgeRecordState } from '../src/files/episode-id';
-import { scanRun } from '../src/agent/run-dir';
+import { scanRun } from '../src/attempt/run-dir';
 import { runCli } from './helpers/cli';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 

@@ -6,7 +6,7 @@
 import { openaiCompatible } from '../models/openai-compatible';
 import type { LanguageModel } from '../models/types';
 import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
-import { EpisodeRecorder } from './recorder';
+import { stepImageName } from '../files/layout';
 import type { Policy } from './types';
 
 /** Options of {@link qwenPolicy} common to both ways of naming the model. */
@@ -80,7 +80,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
         system,
         temperature: options.temperature ?? 0,
         maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
-        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: EpisodeRecorder.stepImage(input.step) }],
+        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: stepImageName(input.step) }],
         ...(input.signal ? { signal: input.signal } : {}),
       });
       return { text: completion.text, usage: completion.usage, messages: { system, user: withImageTag(user, position) } };

@@ -1,10 +1,9 @@
 /**
- * The contracts of the attempt step (DESIGN.md §5): what a policy sees and returns, and how the server's
- * evidence of an episode is collected.
+ * The agent's contracts (DESIGN.md §5): what a policy sees before each step and what it returns.
  * @module
  */
 import type { Usage } from '../models/types';
-import type { Action, Change, LogEntry, Task } from '../core/schemas';
+import type { Action, Task } from '../core/schemas';
 
 /** An interactive element of the page, numbered for the agent: `[12] button "Add to cart"`. */
 export interface ObservedElement {
@@ -98,46 +97,4 @@ export interface Policy {
   readonly model?: string;
   /** The reply for this step. A rejection ends the episode unrecorded (a rerun tries it again). */
   decide(input: PolicyInput): Promise<PolicyDecision>;
-}
-
-/** A request as the browser saw it, for evidence gathered on the browser side. */
-export interface BrowserRequest {
-  /** The HTTP method, `GET`, `POST`... */
-  readonly method: string;
-  /** The full URL (requests to the episode's origin only). */
-  readonly url: string;
-  /** The request body as text; `null` when there is none. */
-  readonly postData: string | null;
-  /** The request's `content-type` header; `null` when absent. */
-  readonly contentType: string | null;
-  /** The response's HTTP status; `null` when the request failed or never finished. */
-  readonly status: number | null;
-}
-
-/** The server's record of one episode's session. */
-export interface SessionEvidence {
-  /** The session's requests, in order, as the server logged them. */
-  readonly log: LogEntry[];
-  /** The data changes the session made, in order. */
-  readonly changes: Change[];
-}
-
-/** One episode's server session. */
-export interface EvidenceSession {
-  /** Cookies the episode's browser context must carry so the server ties its requests to this session. */
-  readonly cookies: ReadonlyArray<{ readonly name: string; readonly value: string; readonly url: string }>;
-  /** Called with each finished request of the episode (for evidence recorded on the browser side). */
-  onRequest?(request: BrowserRequest): void;
-  /** The request log and data changes so far. */
-  collect(): Promise<SessionEvidence>;
-  /** The rows of a table now, for state checks; absent when the server cannot tell. */
-  state?(table: string): Promise<Record<string, unknown>[]>;
-  /** Releases the session. */
-  close?(): Promise<void>;
-}
-
-/** Opens a server session per episode: the sandbox's `/_admin/` evidence, or a browser-side recorder. */
-export interface EvidenceProvider {
-  /** Opens the server session of one episode: task `taskId` on `site`, served at `baseUrl`. */
-  open(input: { readonly site: string; readonly taskId: string; readonly baseUrl: string }): Promise<EvidenceSession>;
 }

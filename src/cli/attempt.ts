@@ -5,11 +5,12 @@
  */
 import type { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
-import { runAttempt, type AttemptEvent, type AttemptResult } from '../agent/attempt';
-import { browserEvidence } from '../agent/evidence';
+import { runAttempt, type AttemptEvent, type AttemptResult } from '../attempt/run';
+import { browserEvidence } from '../attempt/evidence';
 import { qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
-import type { EvidenceProvider, Policy } from '../agent/types';
+import type { Policy } from '../agent/types';
+import type { EvidenceProvider } from '../attempt/types';
 import { formatFailure, StageGuard } from '../models/failures';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';

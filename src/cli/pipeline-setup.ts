@@ -3,8 +3,8 @@
  * evidence, and the setup text (sites, models, and a notice wherever a sandbox stand-in plays a model's role).
  * @module
  */
-import { browserEvidence } from '../agent/evidence';
-import type { EvidenceProvider } from '../agent/types';
+import { browserEvidence } from '../attempt/evidence';
+import type { EvidenceProvider } from '../attempt/types';
 import { UsageMeter } from '../models/usage';
 import type { PipelineOptions, PipelineStage } from '../pipeline/types';
 import { memorySource } from '../sites/memory';

@@ -53,6 +53,11 @@ export const EPISODE_FILES = Object.freeze({
   rowsEpisode: 'rows/episode.json',
 });
 
+/** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */
+export function stepImageName(step: number): string {
+  return `step_${step}.png`;
+}
+
 /** Files an episode dir has; a directory with none of them is not an episode. */
 export const EPISODE_MARKERS: readonly string[] = Object.freeze([
   EPISODE_FILES.gradeInputs,

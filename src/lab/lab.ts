@@ -5,7 +5,7 @@
  * @module
  */
 import path from 'node:path';
-import { syncRunFiles } from '../agent/run-dir';
+import { syncRunFiles } from '../attempt/run-dir';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';

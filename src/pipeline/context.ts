@@ -3,7 +3,7 @@
  * and the list of what is left to do; with the helpers that meter a stage and build its models.
  * @module
  */
-import type { BrowserHost } from '../agent/browser';
+import type { BrowserHost } from '../browser/host';
 import { qwenPolicy } from '../agent/qwen-policy';
 import type { Policy } from '../agent/types';
 import type { FileStore } from '../files/types';

@@ -1,5 +1,5 @@
 /** `pipeline(config)`: propose → attempt → judge → validate → rows → report on one work dir. @module */
-import { browserHost, isBrowserHost } from '../agent/browser';
+import { browserHost, isBrowserHost } from '../browser/host';
 import { nodeStore } from '../files/node';
 import { UsageMeter } from '../models/usage';
 import type { StageContext } from './context';

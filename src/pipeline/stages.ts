@@ -5,7 +5,7 @@
  */
 import { StageStoppedError, formatFailure, type CallFailure } from '../models/failures';
 import path from 'node:path';
-import { runAttempt } from '../agent/attempt';
+import { runAttempt } from '../attempt/run';
 import { runJudge, type JudgeEvent, type JudgeResult } from '../judge/run';
 import { withUsage } from '../models/usage';
 import { runPropose } from '../propose';

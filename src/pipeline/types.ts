@@ -4,9 +4,10 @@
  * @module
  */
 import type { CallFailure } from '../models/failures';
-import type { AttemptEvent } from '../agent/attempt';
-import type { BrowserHost, BrowserOptions } from '../agent/browser';
-import type { EvidenceProvider, Policy } from '../agent/types';
+import type { AttemptEvent } from '../attempt/run';
+import type { BrowserHost, BrowserOptions } from '../browser/host';
+import type { Policy } from '../agent/types';
+import type { EvidenceProvider } from '../attempt/types';
 import type { FileStore } from '../files/types';
 import type { JudgeEvent } from '../judge/run';
 import type { LanguageModel } from '../models/types';

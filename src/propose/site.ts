@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SiteContext } from '../sites/context';
-import { defaultSitePrefix, outsideSite, siteBoundary } from '../agent/site-boundary';
+import { defaultSitePrefix, outsideSite, siteBoundary } from '../browser/site-boundary';
 import { InputError, describeError } from '../core/errors';
 import { stopsStage, type CallFailure, type StageStoppedError } from '../models/failures';
 import type { LanguageModel } from '../models/types';

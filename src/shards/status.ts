@@ -5,9 +5,9 @@
  * @module
  */
 import path from 'node:path';
-import { readClaims, WORK_DIR, type FoundClaim } from '../agent/claims';
+import { readClaims, WORK_DIR, type FoundClaim } from '../attempt/claims';
 import { EPISODE_FILES, RUN_FILES } from '../files/layout';
-import { readFinished } from '../agent/run-dir';
+import { readFinished } from '../attempt/run-dir';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';

@@ -4,7 +4,7 @@
  * @module
  */
 import path from 'node:path';
-import { syncRunFiles } from '../agent/run-dir';
+import { syncRunFiles } from '../attempt/run-dir';
 import { InputError } from '../core/errors';
 import { parseJsonText, parseWith, readJsonFileIfExists } from '../core/io';
 import { assertPlainName } from '../core/names';

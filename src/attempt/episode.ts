@@ -8,19 +8,21 @@
  * @module
  */
 import type { FileStore } from '../files/types';
+import { stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
-import { performAction } from './actions';
-import { openEpisodePage, type BrowserHost, type EpisodePage } from './browser';
-import { observe } from './observe';
-import { PageGoneError } from './page-watch';
-import { actionJson, parseAction } from './parse-action';
-import { defaultAgentMessages } from './prompt';
-import { defaultSitePrefix, outsideSite, siteBoundary, startUrlOf } from './site-boundary';
-import { EpisodeRecorder } from './recorder';
-import type { EvidenceProvider, EvidenceSession, Observation, Policy, PolicyDecision, StepRecord } from './types';
+import { performAction } from '../browser/actions';
+import { openEpisodePage, type BrowserHost, type EpisodePage } from '../browser/host';
+import { observe } from '../browser/observe';
+import { PageGoneError } from '../browser/page-watch';
+import { actionJson, parseAction } from '../agent/parse-action';
+import { defaultAgentMessages } from '../agent/prompt';
+import { defaultSitePrefix, outsideSite, siteBoundary, startUrlOf } from '../browser/site-boundary';
+import { EpisodeRecorder } from '../browser/recorder';
+import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
+import type { EvidenceProvider, EvidenceSession } from './types';
 
 /**
  * Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. The evidence
@@ -273,7 +275,7 @@ function row(decision: PolicyDecision, input: Parameters<Policy['decide']>[0], a
       { role: 'user', content: messages.user },
       { role: 'assistant', content: actionJson(action) },
     ],
-    images: [EpisodeRecorder.stepImage(input.step)],
+    images: [stepImageName(input.step)],
   };
 }
 

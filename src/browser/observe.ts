@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { pageScript, type PageScan } from './page-script';
-import type { Observation, ObservedElement } from './types';
+import type { Observation, ObservedElement } from '../agent/types';
 
 const NAVIGATED = /Execution context was destroyed|navigat/i;
 

@@ -10,7 +10,7 @@ import { elementExpression } from './page-script';
 import { PageGoneError, rethrowGone } from './page-util';
 import type { PageWatch } from './page-watch';
 import { describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
-import type { ObservedElement } from './types';
+import type { ObservedElement } from '../agent/types';
 
 /** What an action needs besides itself. */
 export interface ActionContext {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { FileStore } from '../files/types';
 import type { Episode, GradeInputs, Row } from '../core/schemas';
-import { EPISODE_FILES } from '../files/layout';
+import { EPISODE_FILES, stepImageName } from '../files/layout';
 
 /** Everything written when an episode ends. */
 export interface EpisodeRecord {
@@ -27,14 +27,9 @@ export class EpisodeRecorder {
     readonly dir: string,
   ) {}
 
-  /** The name of step `n`'s screenshot: `step_<n>.png`. */
-  static stepImage(step: number): string {
-    return `step_${step}.png`;
-  }
-
   /** Saves the screenshot taken before step `step` (`screenshots/` and `rows/`). */
   screenshot(step: number, png: Uint8Array): void {
-    const name = EpisodeRecorder.stepImage(step);
+    const name = stepImageName(step);
     this.write(`${EPISODE_FILES.screenshots}/${name}`, png);
     this.write(`${EPISODE_FILES.rows}/${name}`, png);
   }

@@ -12,13 +12,14 @@ import { assertPlainName } from '../core/names';
 import type { Episode, Outcome, Task } from '../core/schemas';
 import { shardTasks, type Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
-import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from './browser';
+import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultVerify, attemptTask, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
 import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
-import { defaultSitePrefix, siteBoundary, startUrlOf } from './site-boundary';
-import type { EvidenceProvider, Policy } from './types';
+import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-boundary';
+import type { Policy } from '../agent/types';
+import type { EvidenceProvider } from './types';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {

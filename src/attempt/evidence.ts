@@ -6,7 +6,8 @@
  */
 import type { LogEntry } from '../core/schemas';
 import { addField, paramsObject, safeDecode, type RequestFields } from './request-fields';
-import type { BrowserRequest, EvidenceProvider, EvidenceSession } from './types';
+import type { BrowserRequest } from '../browser/types';
+import type { EvidenceProvider, EvidenceSession } from './types';
 
 /** Paths that are not evidence: the server's own admin pages, static files, icons, fonts, source maps. */
 export const STATIC_PATH = /^\/(_admin|static|favicon)|\.(css|js|mjs|map|png|jpe?g|gif|webp|svg|ico|woff2?|ttf)$/i;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserHost, type BrowserHost, type BrowserRequest, type Observation } from '../src/index';
-import { performAction } from '../src/agent/actions';
-import { openEpisodePage, type EpisodePage } from '../src/agent/browser';
-import { formatElement, observe } from '../src/agent/observe';
+import { performAction } from '../src/browser/actions';
+import { openEpisodePage, type EpisodePage } from '../src/browser/host';
+import { formatElement, observe } from '../src/browser/observe';
 import type { Action } from '../src/core/schemas';
 import { startFixtureSite, type FixtureSite } from './agent-fixture';
 

@@ -1,0 +1,34 @@
+/**
+ * How the server's evidence of an episode is collected (DESIGN.md §5): one session per episode.
+ * @module
+ */
+import type { Change, LogEntry } from '../core/schemas';
+import type { BrowserRequest } from '../browser/types';
+
+/** The server's record of one episode's session. */
+export interface SessionEvidence {
+  /** The session's requests, in order, as the server logged them. */
+  readonly log: LogEntry[];
+  /** The data changes the session made, in order. */
+  readonly changes: Change[];
+}
+
+/** One episode's server session. */
+export interface EvidenceSession {
+  /** Cookies the episode's browser context must carry so the server ties its requests to this session. */
+  readonly cookies: ReadonlyArray<{ readonly name: string; readonly value: string; readonly url: string }>;
+  /** Called with each finished request of the episode (for evidence recorded on the browser side). */
+  onRequest?(request: BrowserRequest): void;
+  /** The request log and data changes so far. */
+  collect(): Promise<SessionEvidence>;
+  /** The rows of a table now, for state checks; absent when the server cannot tell. */
+  state?(table: string): Promise<Record<string, unknown>[]>;
+  /** Releases the session. */
+  close?(): Promise<void>;
+}
+
+/** Opens a server session per episode: the sandbox's `/_admin/` evidence, or a browser-side recorder. */
+export interface EvidenceProvider {
+  /** Opens the server session of one episode: task `taskId` on `site`, served at `baseUrl`. */
+  open(input: { readonly site: string; readonly taskId: string; readonly baseUrl: string }): Promise<EvidenceSession>;
+}
