@@ -14,20 +14,23 @@ import { createLimiter } from '../models/limiter';
 import type { LanguageModel } from '../models/types';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { fileUrl } from './format';
-import { integer, timeoutOption } from './flags';
+import type { SingleBar } from 'cli-progress';
+import { integer, progressOption, timeoutOption } from './flags';
+import { printAbove, progressBar } from './progress';
 import type { JudgeFlags } from './judge';
 import { resolveModel } from './models';
 
 interface LabFlags extends Pick<JudgeFlags, 'workers' | 'model' | 'endpoint' | 'apiKeyEnv' | 'tasks' | 'timeout'> {
   variant?: string[];
   baseline: string;
+  progress: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
 /** Registers `taskgen judge-lab`. */
 export function register(program: Command): void {
-  timeoutOption(program.command('judge-lab'))
+  progressOption(timeoutOption(program.command('judge-lab')))
     .description(
       'judge every episode of a run with verifier results with several judge variants (records in <run>_judge/lab/<variant>/, ' +
         'resumable; <run>_judge is not touched) and compare them: agreement, precision, recall with 95% Wilson intervals, ' +
@@ -59,7 +62,10 @@ export function register(program: Command): void {
         return llm;
       };
       variants.forEach(llmFor); // a missing key fails before any judging
-          const { report, json, html, judged } = await runJudgeLab({
+      let bar: SingleBar | undefined;
+      let label = '';
+      const say = (line: string) => printAbove(bar, process.stderr, line);
+      const { report, json, html, judged } = await runJudgeLab({
         run,
         variants,
         baseline: flags.baseline,
@@ -67,14 +73,22 @@ export function register(program: Command): void {
         workers: flags.workers,
         tasks: flags.tasks,
         onEvent: (event) => {
-          if (event.type === 'variant') process.stderr.write(`variant ${event.index + 1}/${event.total}: ${event.variant.name} (${event.variant.description})\n`);
-          else if (event.type === 'judge') {
+          if (event.type === 'variant') {
+            bar?.stop();
+            bar = undefined;
+            label = `variant ${event.index + 1}/${event.total} ${event.variant.name}`;
+            say(`${label} (${event.variant.description})`);
+          } else if (event.type === 'judge') {
             const e = event.event;
-            if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
-            else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
+            if (e.type === 'start' && e.episodes > 0) {
+              bar = progressBar(`${label} [{bar}] {value}/{total} episodes | {duration_formatted}`, flags.progress);
+              bar?.start(e.episodes, 0);
+            } else if (e.type === 'episode' || e.type === 'error') bar?.update(e.done);
+            if (e.type === 'warning') say(`warning: ${e.message}`);
+            else if (e.type === 'error') say(`judge error (${event.variant}) on ${e.taskId}: ${e.error}`);
           }
         },
-      });
+      }).finally(() => bar?.stop());
       process.stdout.write(`${formatLab(report)}\nlab.json: ${json}\nlab.html: ${fileUrl(html)}\n`);
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
       const missing = report.variants.filter((v) => v.missing > 0);
