@@ -64,7 +64,7 @@ function multiplesFigure(report: LabReport, id: string, by: string, pick: (v: La
   });
   return figure({
     id,
-    title: `Per ${by}`,
+    title: `Agreement and precision per ${by}`,
     note: `Agreement and precision per variant with 95% intervals, one panel per ${by}; ${report.baseline} is bold. Small groups have wide intervals.`,
     body: `<div class="multiples">${panels.join('')}</div>`,
   });

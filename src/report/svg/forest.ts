@@ -47,7 +47,7 @@ export function forestPlot(o: ForestOptions): string {
   const row = compact ? 13 : 22;
   const left = compact ? 92 : 150;
   const panelWidth = compact ? 88 : 190;
-  const gap = compact ? 14 : 40;
+  const gap = compact ? 22 : 40;
   const top = (o.heading ? 16 : 0) + 16;
   const bottom = top + o.rows.length * row;
   const width = left + o.panels.length * (panelWidth + gap);

@@ -14,9 +14,9 @@ export interface Confusion {
   readonly tn: number;
 }
 
-const CELL = 34;
-const LEFT = 44;
-const TOP = 30;
+const CELL = 36;
+const LEFT = 62;
+const TOP = 40;
 
 /** The SVG of one group's 2x2: rows the judge (SUCCESS, NOT SUCCESS), columns the verifier (pass, fail). */
 export function confusionSquare(c: Confusion): string {
@@ -27,10 +27,16 @@ export function confusionSquare(c: Confusion): string {
     { row: 1, col: 0, n: c.fn, what: 'judge NOT SUCCESS, verifier pass (false negative)', agree: false },
     { row: 1, col: 1, n: c.tn, what: 'judge NOT SUCCESS, verifier fail (true negative)', agree: true },
   ];
-  const parts = [text(2, 11, clipLabel(c.name, 20), { cls: 'bold' }), text(LEFT + CELL / 2, TOP - 4, 'pass', { anchor: 'middle', cls: 'axis', size: 9 }),
-    text(LEFT + CELL * 1.5, TOP - 4, 'fail', { anchor: 'middle', cls: 'axis', size: 9 }),
-    text(LEFT - 3, TOP + CELL / 2 + 3, 'SUCC', { anchor: 'end', cls: 'axis', size: 9 }),
-    text(LEFT - 3, TOP + CELL * 1.5 + 3, 'NOT', { anchor: 'end', cls: 'axis', size: 9 })];
+  const small = { cls: 'axis', size: 9 };
+  const parts = [
+    text(2, 11, clipLabel(c.name, 24), { cls: 'bold' }),
+    text(LEFT + CELL, TOP - 16, 'verifier', { ...small, anchor: 'middle' }),
+    text(LEFT + CELL / 2, TOP - 4, 'pass', { ...small, anchor: 'middle' }),
+    text(LEFT + CELL * 1.5, TOP - 4, 'fail', { ...small, anchor: 'middle' }),
+    text(LEFT - 4, TOP - 4, 'judge', { ...small, anchor: 'end' }),
+    text(LEFT - 4, TOP + CELL / 2 + 3, 'SUCCESS', { ...small, anchor: 'end' }),
+    text(LEFT - 4, TOP + CELL * 1.5 + 3, 'NOT', { ...small, anchor: 'end' }),
+  ];
   for (const cell of cells) {
     const share = total > 0 ? cell.n / total : 0;
     const x = LEFT + cell.col * CELL;
