@@ -1,5 +1,5 @@
 /** Axes: tick lines, tick labels and the axis' title, as SVG. @module */
-import { COLORS, esc, px, text } from './svg';
+import { esc, px, text } from './svg';
 
 /** Options of {@link xAxis}. */
 export interface XAxisOptions {
@@ -21,7 +21,7 @@ export function xAxis(o: XAxisOptions): string {
   const format = o.format ?? String;
   const parts = o.values.map(
     (v) =>
-      `<line x1="${px(o.x(v))}" x2="${px(o.x(v))}" y1="${px(o.top)}" y2="${px(o.bottom)}" stroke="${COLORS.grid}"/>` +
+      `<line x1="${px(o.x(v))}" x2="${px(o.x(v))}" y1="${px(o.top)}" y2="${px(o.bottom)}" class="grid"/>` +
       text(o.x(v), o.bottom + 12, format(v), { anchor: 'middle', cls: 'axis' }),
   );
   if (o.title) {
@@ -51,7 +51,7 @@ export function yAxis(o: YAxisOptions): string {
   const format = o.format ?? String;
   const parts = o.values.map(
     (v) =>
-      `<line x1="${px(o.left)}" x2="${px(o.right)}" y1="${px(o.y(v))}" y2="${px(o.y(v))}" stroke="${COLORS.grid}"/>` +
+      `<line x1="${px(o.left)}" x2="${px(o.right)}" y1="${px(o.y(v))}" y2="${px(o.y(v))}" class="grid"/>` +
       text(o.left - 4, o.y(v) + 4, format(v), { anchor: 'end', cls: 'axis' }),
   );
   if (o.title) {

@@ -75,12 +75,12 @@ export function forestPlot(o: ForestOptions): string {
         parts.push(text(x0 + panelWidth / 2, y + 4, 'no data', { anchor: 'middle', cls: 'axis', size: compact ? 9 : undefined }));
         return;
       }
-      const color = r.baseline ? COLORS.ink : COLORS.blue;
+      // colours and strokes come from the page's stylesheet (PLOT_CSS): small multiples repeat this hundreds of times
       const shape =
-        `<line x1="${px(x(e.ci[0]))}" x2="${px(x(e.ci[1]))}" y1="${px(y)}" y2="${px(y)}" stroke="${color}" stroke-width="${compact ? 1.5 : 2}"/>` +
-        `<circle cx="${px(x(e.value))}" cy="${px(y)}" r="${compact ? 2.5 : 4}" fill="${r.baseline ? COLORS.ink : '#fff'}" stroke="${color}" stroke-width="1.5"/>`;
-      parts.push(mark('estimate', `${r.label} ${panel}: ${describeEstimate(e)}`, shape, { 'data-series': panel }));
+        `<line x1="${px(x(e.ci[0]))}" x2="${px(x(e.ci[1]))}" y1="${px(y)}" y2="${px(y)}"/>` +
+        `<circle cx="${px(x(e.value))}" cy="${px(y)}" r="${compact ? 2.5 : 4}"/>`;
+      parts.push(mark('estimate', `${r.label} ${panel}: ${describeEstimate(e)}`, shape, { class: r.baseline ? 'est base' : 'est', 'data-series': panel }));
     });
   });
-  return svg(width, bottom + (compact ? 16 : 20), parts.join(''), `${o.panels.join(', ')} with 95% intervals${o.heading ? ` for ${o.heading}` : ''}`);
+  return svg(width, bottom + (compact ? 16 : 20), parts.join(''), `${o.panels.join(', ')} with 95% intervals${o.heading ? ` for ${o.heading}` : ''}`, compact ? 'compact' : '');
 }

@@ -59,8 +59,8 @@ export function clipLabel(label: string, max = 22): string {
 }
 
 /** An `<svg>` element of the given size that scales down with the page. */
-export function svg(width: number, height: number, body: string, label: string): string {
-  return `<svg class="chart" viewBox="0 0 ${px(width)} ${px(height)}" width="${px(width)}" height="${px(height)}" role="img" aria-label="${esc(label)}">${body}</svg>`;
+export function svg(width: number, height: number, body: string, label: string, cls = ''): string {
+  return `<svg class="chart${cls ? ` ${cls}` : ''}" viewBox="0 0 ${px(width)} ${px(height)}" width="${px(width)}" height="${px(height)}" role="img" aria-label="${esc(label)}">${body}</svg>`;
 }
 
 /** The legend: a swatch and a name per series. */
@@ -98,6 +98,12 @@ svg.chart { display: block; max-width: 100%; height: auto; font: 11px system-ui,
 svg.chart .axis { fill: ${COLORS.muted}; }
 svg.chart .axis-title { fill: ${COLORS.muted}; font-weight: 600; }
 svg.chart .bold { font-weight: 700; }
+svg.chart .grid { stroke: ${COLORS.grid}; }
+svg.chart .est line { stroke: ${COLORS.blue}; stroke-width: 2; }
+svg.chart .est circle { fill: #fff; stroke: ${COLORS.blue}; stroke-width: 1.5; }
+svg.chart .est.base line { stroke: ${COLORS.ink}; }
+svg.chart .est.base circle { fill: ${COLORS.ink}; stroke: ${COLORS.ink}; }
+svg.chart.compact .est line { stroke-width: 1.5; }
 svg.chart [data-mark]:hover { opacity: .75; }
 ul.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .2rem 0 .4rem; padding: 0; font-size: .8rem; color: ${COLORS.muted}; }
 ul.legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: -1px; }
