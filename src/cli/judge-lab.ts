@@ -4,19 +4,19 @@
  * Prints the figures on stdout; progress, warnings and token use on stderr.
  * @module
  */
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { formatFailure } from '../models/failures';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { formatLab } from '../lab/format';
-import { runJudgeLab } from '../lab/lab';
+import { runJudgeLab, type LabEvent } from '../lab/lab';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { createLimiter } from '../models/limiter';
 import type { LanguageModel } from '../models/types';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { fileUrl } from './format';
-import type { SingleBar } from 'cli-progress';
 import { integer, progressOption, timeoutOption } from './flags';
-import { printAbove, progressBar } from './progress';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
 import type { JudgeFlags } from './judge';
 import { resolveModel } from './models';
 
@@ -27,6 +27,30 @@ interface LabFlags extends Pick<JudgeFlags, 'workers' | 'model' | 'endpoint' | '
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+
+/** On stderr: each variant as it starts, its warnings and errors, and on a terminal a bar of its episodes. */
+export function labPrinter(options: PrinterOptions = {}): { onEvent: (event: LabEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  let label = '';
+  const say = (line: string) => printAbove(bar, process.stderr, line);
+  const onEvent = (event: LabEvent) => {
+    if (event.type === 'variant') {
+      bar?.stop();
+      bar = undefined;
+      label = `${options.label ?? 'lab'}: variant ${event.index + 1}/${event.total} ${event.variant.name}`;
+      say(`${label} (${event.variant.description})`);
+    } else if (event.type === 'judge') {
+      const e = event.event;
+      if (e.type === 'start' && e.episodes > 0) {
+        bar = progressBar(`${label} [{bar}] {value}/{total} episodes | {duration_formatted}`, options.progress);
+        bar?.start(e.episodes, 0);
+      } else if (e.type === 'episode' || e.type === 'error') bar?.update(e.done);
+      if (e.type === 'warning') say(`warning: ${e.message}`);
+      else if (e.type === 'error') say(`judge error (${event.variant}) on ${e.taskId}: ${e.error}`);
+    }
+  };
+  return { onEvent, stop: () => bar?.stop() };
+}
 
 /** Registers `taskgen judge-lab`. */
 export function register(program: Command): void {
@@ -62,9 +86,7 @@ export function register(program: Command): void {
         return llm;
       };
       variants.forEach(llmFor); // a missing key fails before any judging
-      let bar: SingleBar | undefined;
-      let label = '';
-      const say = (line: string) => printAbove(bar, process.stderr, line);
+      const printer = labPrinter({ progress: flags.progress });
       const { report, json, html, judged } = await runJudgeLab({
         run,
         variants,
@@ -72,23 +94,8 @@ export function register(program: Command): void {
         llmFor,
         workers: flags.workers,
         tasks: flags.tasks,
-        onEvent: (event) => {
-          if (event.type === 'variant') {
-            bar?.stop();
-            bar = undefined;
-            label = `variant ${event.index + 1}/${event.total} ${event.variant.name}`;
-            say(`${label} (${event.variant.description})`);
-          } else if (event.type === 'judge') {
-            const e = event.event;
-            if (e.type === 'start' && e.episodes > 0) {
-              bar = progressBar(`${label} [{bar}] {value}/{total} episodes | {duration_formatted}`, flags.progress);
-              bar?.start(e.episodes, 0);
-            } else if (e.type === 'episode' || e.type === 'error') bar?.update(e.done);
-            if (e.type === 'warning') say(`warning: ${e.message}`);
-            else if (e.type === 'error') say(`judge error (${event.variant}) on ${e.taskId}: ${e.error}`);
-          }
-        },
-      }).finally(() => bar?.stop());
+        onEvent: printer.onEvent,
+      }).finally(printer.stop);
       process.stdout.write(`${formatLab(report)}\nlab.json: ${json}\nlab.html: ${fileUrl(html)}\n`);
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
       const missing = report.variants.filter((v) => v.missing > 0);
