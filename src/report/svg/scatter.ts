@@ -37,6 +37,8 @@ function domain(values: readonly number[]): [number, number] {
   return hi - lo < 0.2 ? [Math.max(0, hi - 0.2), Math.max(0.2, hi)] : [lo, hi];
 }
 
+const within = (values: readonly number[], lo: number, hi: number) => values.filter((v) => v >= lo - 1e-9 && v <= hi + 1e-9);
+
 /** The SVG of a scatter with interval whiskers. */
 export function scatterPlot(o: ScatterOptions): string {
   const width = o.width ?? 520;
@@ -49,8 +51,8 @@ export function scatterPlot(o: ScatterOptions): string {
   const y = linear([y0, y1], [bottom, TOP]);
   const fmt = (v: number) => String(+v.toFixed(2));
   const parts = [
-    xAxis({ values: ticks(x1, 5, x0).filter((v) => v <= x1 + 1e-9), x, top: TOP, bottom, format: fmt, title: o.xTitle }),
-    yAxis({ values: ticks(y1, 5, y0).filter((v) => v <= y1 + 1e-9), y, left: LEFT, right, format: fmt, title: o.yTitle }),
+    xAxis({ values: within(ticks(x1, 5, x0), x0, x1), x, top: TOP, bottom, format: fmt, title: o.xTitle }),
+    yAxis({ values: within(ticks(y1, 5, y0), y0, y1), y, left: LEFT, right, format: fmt, title: o.yTitle }),
   ];
   // the baseline drawn last, on top; points that fall together get their labels stacked, not overprinted
   const ordered = [...o.points.filter((p) => !p.highlight), ...o.points.filter((p) => p.highlight)];
