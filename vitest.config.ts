@@ -21,6 +21,7 @@ const SLOW = [
   'test/pack.test.ts',
   'test/parity-*.test.ts',
   'test/pipeline.test.ts',
+  'test/plots.test.ts',
   'test/reliability-boundary.test.ts',
   'test/report.test.ts',
   'test/sandbox-*.test.ts',

@@ -136,6 +136,27 @@ describe('taskgen export', () => {
     expect(card).toContain('| proposer | stand-in-proposer |');
   });
 
+  it('the card: a loading snippet for both configs, no license set, limitations, and that stand-ins made the data', async () => {
+    const card = await fs.readFile(path.join(hf, 'README.md'), 'utf8');
+    const front = parse(card.split('---\n')[1]!) as Record<string, unknown>;
+    expect(front).not.toHaveProperty('license');
+    expect(card).toContain('No license was set for this dataset');
+    expect(card).toContain('steps = load_dataset(REPO, "steps", split="train")');
+    for (const split of ['train', 'human']) expect(card).toContain(`episodes_${split} = load_dataset(REPO, "episodes", split="${split}")`);
+    expect(card).toMatch(/## Limitations\n\n- The labels are an LLM judge's verdicts, not ground truth: measured against task verifiers on human tasks its precision was \d\.\d{3} \[/);
+    expect(card).toContain("**Made with stand-ins.** The sandbox's stand-ins, not models, proposed the tasks (`stand-in-proposer`), acted (`stand-in-oracle`) and judged (`stand-in-judge`)");
+
+    const licensed = path.join(root, 'hf-licensed');
+    const again = await runCli(['export', demo, '--out', licensed, '--license', 'cc-by-4.0', '--no-progress']);
+    expect(again.code, again.stderr).toBe(0);
+    const text = await fs.readFile(path.join(licensed, 'README.md'), 'utf8');
+    expect((parse(text.split('---\n')[1]!) as Record<string, unknown>).license).toBe('cc-by-4.0');
+    expect(text).toContain('Released under `cc-by-4.0`');
+    const refused = await runCli(['export', demo, '--out', path.join(root, 'hf-bad'), '--license', 'cc by "4"']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('license');
+  });
+
   describe('refuses a run whose provenance does not hold', () => {
     const broken = async (name: string, mutate: (copy: string, id: string) => Promise<void>) => {
       const copy = path.join(root, name);

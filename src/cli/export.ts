@@ -3,9 +3,11 @@
  * Parquet shards, a `README.md` dataset card). Prints the folder and its counts; progress on stderr.
  * @module
  */
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { runExport } from '../export/dataset';
-import { integer } from './flags';
+import { integer, progressOption } from './flags';
+import { progressBar } from './progress';
 
 interface ExportFlags {
   out: string;
@@ -19,12 +21,13 @@ interface ExportFlags {
   shardEpisodes: number;
   rowGroup: number;
   overwrite: boolean;
+  license?: string;
+  progress: boolean;
 }
 
 /** Registers `taskgen export`. */
 export function register(program: Command): void {
-  program
-    .command('export')
+  progressOption(program.command('export'))
     .description(
       'write the run as a Hugging Face dataset folder: data/steps/ (training rows in chat form with screenshots), ' +
         'data/episodes/ (every episode, successes and failures) as Parquet, and a README.md dataset card; every row ' +
@@ -41,8 +44,11 @@ export function register(program: Command): void {
     .option('--shard-steps <n>', 'steps per Parquet shard', integer(1), 2000)
     .option('--shard-episodes <n>', 'episodes per Parquet shard', integer(1), 200)
     .option('--row-group <n>', 'rows per Parquet row group', integer(1), 100)
+    .option('--license <id>', "the dataset's license for the card, an SPDX id such as cc-by-4.0 (default none: the card says none was set)")
     .option('--overwrite', 'replace an existing folder once the new one is complete', false)
     .action(async (run: string, flags: ExportFlags) => {
+      let bar: SingleBar | undefined;
+      let current = '';
       const result = await runExport({
         run,
         out: flags.out,
@@ -53,12 +59,22 @@ export function register(program: Command): void {
         shardRows: { steps: flags.shardSteps, episodes: flags.shardEpisodes },
         rowGroupRows: flags.rowGroup,
         overwrite: flags.overwrite,
+        ...(flags.license ? { license: flags.license } : {}),
         onEvent: (event) => {
           if (event.type === 'planned') {
             process.stderr.write(`export: ${event.steps} steps of ${event.stepEpisodes} episodes, ${event.episodes} episodes in all\n`);
+            return;
           }
+          const part = `${event.config}/${event.split}`;
+          if (part !== current) {
+            bar?.stop();
+            current = part;
+            bar = event.total > 0 ? progressBar(`export ${part} [{bar}] {value}/{total} rows`, flags.progress) : undefined;
+            bar?.start(event.total, 0);
+          }
+          bar?.update(event.done);
         },
-      });
+      }).finally(() => bar?.stop());
       process.stdout.write(`${result.dir}\n`);
       for (const [config, splits] of Object.entries(result.counts)) {
         for (const [split, n] of Object.entries(splits)) process.stdout.write(`  ${config}/${split}: ${n} rows\n`);

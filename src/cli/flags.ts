@@ -37,6 +37,11 @@ export function timeoutOption(command: Command): Command {
   );
 }
 
+/** Adds `--no-progress` (no progress bar; bars are drawn only when stderr is a terminal anyway). */
+export function progressOption(command: Command): Command {
+  return command.option('--no-progress', 'no progress bar (one is drawn on stderr when it is a terminal)');
+}
+
 /** The default of `--site-prefix`: MiniWeb's and the sandbox's layout. */
 export const DEFAULT_SITE_PREFIX = '/sites/{site}/';
 

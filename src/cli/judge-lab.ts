@@ -4,30 +4,57 @@
  * Prints the figures on stdout; progress, warnings and token use on stderr.
  * @module
  */
+import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { formatFailure } from '../models/failures';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
 import { formatLab } from '../lab/format';
-import { runJudgeLab } from '../lab/lab';
+import { runJudgeLab, type LabEvent } from '../lab/lab';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { createLimiter } from '../models/limiter';
 import type { LanguageModel } from '../models/types';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { fileUrl } from './format';
-import { integer, timeoutOption } from './flags';
+import { integer, progressOption, timeoutOption } from './flags';
+import { printAbove, progressBar, type PrinterOptions } from './progress';
 import type { JudgeFlags } from './judge';
 import { resolveModel } from './models';
 
 interface LabFlags extends Pick<JudgeFlags, 'workers' | 'model' | 'endpoint' | 'apiKeyEnv' | 'tasks' | 'timeout'> {
   variant?: string[];
   baseline: string;
+  progress: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
+/** On stderr: each variant as it starts, its warnings and errors, and on a terminal a bar of its episodes. */
+export function labPrinter(options: PrinterOptions = {}): { onEvent: (event: LabEvent) => void; stop: () => void } {
+  let bar: SingleBar | undefined;
+  let label = '';
+  const say = (line: string) => printAbove(bar, process.stderr, line);
+  const onEvent = (event: LabEvent) => {
+    if (event.type === 'variant') {
+      bar?.stop();
+      bar = undefined;
+      label = `${options.label ?? 'lab'}: variant ${event.index + 1}/${event.total} ${event.variant.name}`;
+      say(`${label} (${event.variant.description})`);
+    } else if (event.type === 'judge') {
+      const e = event.event;
+      if (e.type === 'start' && e.episodes > 0) {
+        bar = progressBar(`${label} [{bar}] {value}/{total} episodes | {duration_formatted}`, options.progress);
+        bar?.start(e.episodes, 0);
+      } else if (e.type === 'episode' || e.type === 'error') bar?.update(e.done);
+      if (e.type === 'warning') say(`warning: ${e.message}`);
+      else if (e.type === 'error') say(`judge error (${event.variant}) on ${e.taskId}: ${e.error}`);
+    }
+  };
+  return { onEvent, stop: () => bar?.stop() };
+}
+
 /** Registers `taskgen judge-lab`. */
 export function register(program: Command): void {
-  timeoutOption(program.command('judge-lab'))
+  progressOption(timeoutOption(program.command('judge-lab')))
     .description(
       'judge every episode of a run with verifier results with several judge variants (records in <run>_judge/lab/<variant>/, ' +
         'resumable; <run>_judge is not touched) and compare them: agreement, precision, recall with 95% Wilson intervals, ' +
@@ -59,22 +86,16 @@ export function register(program: Command): void {
         return llm;
       };
       variants.forEach(llmFor); // a missing key fails before any judging
-          const { report, json, html, judged } = await runJudgeLab({
+      const printer = labPrinter({ progress: flags.progress });
+      const { report, json, html, judged } = await runJudgeLab({
         run,
         variants,
         baseline: flags.baseline,
         llmFor,
         workers: flags.workers,
         tasks: flags.tasks,
-        onEvent: (event) => {
-          if (event.type === 'variant') process.stderr.write(`variant ${event.index + 1}/${event.total}: ${event.variant.name} (${event.variant.description})\n`);
-          else if (event.type === 'judge') {
-            const e = event.event;
-            if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
-            else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
-          }
-        },
-      });
+        onEvent: printer.onEvent,
+      }).finally(printer.stop);
       process.stdout.write(`${formatLab(report)}\nlab.json: ${json}\nlab.html: ${fileUrl(html)}\n`);
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
       const missing = report.variants.filter((v) => v.missing > 0);

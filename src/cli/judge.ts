@@ -12,7 +12,7 @@ import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import type { LanguageModel } from '../models/types';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import type { JudgeSummary } from '../core/schemas';
-import { integer, timeoutOption } from './flags';
+import { integer, progressOption, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardLine, shardOptions, type ShardFlags } from './shard';
@@ -26,11 +26,12 @@ export interface JudgeFlags extends ShardFlags {
   tasks?: string;
   timeout: number;
   variant?: string;
+  progress: boolean;
 }
 
 /** Adds the flags `judge` and `validate` share. */
 export function judgeOptions(command: Command): Command {
-  return shardOptions(timeoutOption(command))
+  return progressOption(shardOptions(timeoutOption(command)))
     .argument('<run>', 'the run dir: one episode dir per task id, and tasks.jsonl')
     .option('--workers <n>', 'episodes judged at once', integer(1), 16)
     .option('--model <name>', 'the judge model', DEFAULT_GEMINI_MODEL)
@@ -61,7 +62,7 @@ export async function judgePass(flags: JudgeFlags): Promise<{ options: Omit<Judg
   const meter = new UsageMeter();
   const llm = judgeModel(flags, meter, variant);
   const sharded = resolveShard(flags);
-  const printer = judgePrinter({ ...(sharded ? { from: sharded.from } : {}) });
+  const printer = judgePrinter({ progress: flags.progress, ...(sharded ? { from: sharded.from } : {}) });
   const options = {
     llm,
     model: variant?.model ?? flags.model,

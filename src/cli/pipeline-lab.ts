@@ -10,22 +10,18 @@ import { runJudgeLab } from '../lab/lab';
 import type { LanguageModel } from '../models/types';
 import { pipelineLayout } from '../pipeline/layout';
 import { fileUrl } from './format';
+import { labPrinter } from './judge-lab';
 
 /** Runs the lab on `<out>/human` with `judge` and prints its figures; true when every variant judged every episode. */
-export async function runPipelineLab(out: string, judge: LanguageModel, options: { readonly standIn: boolean; readonly workers: number }): Promise<boolean> {
+export async function runPipelineLab(
+  out: string,
+  judge: LanguageModel,
+  options: { readonly standIn: boolean; readonly workers: number; readonly progress: boolean },
+): Promise<boolean> {
   const run = pipelineLayout(out).human;
   process.stdout.write(`judge lab on ${run} with the variants ${PRESET_NAMES.join(', ')}\n`);
-  const { report, json, html } = await runJudgeLab({
-    run,
-    llm: judge,
-    workers: options.workers,
-    onEvent: (event) => {
-      if (event.type !== 'judge') return;
-      const e = event.event;
-      if (e.type === 'warning') process.stderr.write(`warning: ${e.message}\n`);
-      else if (e.type === 'error') process.stderr.write(`judge error (${event.variant}) on ${e.taskId}: ${e.error}\n`);
-    },
-  });
+  const printer = labPrinter({ progress: options.progress });
+  const { report, json, html } = await runJudgeLab({ run, llm: judge, workers: options.workers, onEvent: printer.onEvent }).finally(printer.stop);
   const lines = [formatLab(report), `lab.json: ${json}`, `lab.html: ${fileUrl(html)}`];
   if (options.standIn) {
     lines.push(

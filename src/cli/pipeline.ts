@@ -70,7 +70,7 @@ async function pipelineAction(flags: PipelineFlags): Promise<void> {
     if (flags.judgeLab) {
       const judge = models.judge ?? sandbox?.labJudge(pipelineLayout(out).human);
       if (!judge) throw new Error('--judge-lab needs a judge model (--judge-model) or --sandbox');
-      const complete = await runPipelineLab(out, judge, { standIn: !models.judge, workers: flags.workers });
+      const complete = await runPipelineLab(out, judge, { standIn: !models.judge, workers: flags.workers, progress: flags.progress });
       if (!complete) process.exitCode = 1;
     }
   } finally {

@@ -10,7 +10,7 @@ import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { formatFailure } from '../models/failures';
 import { runPropose, type ProposeEvent, type ProposeResult } from '../propose';
 import { miniwebSource } from '../sites/miniweb';
-import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, progressOption, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 
@@ -32,11 +32,12 @@ interface ProposeFlags {
   baseUrl: string;
   timeout: number;
   sitePrefix: string;
+  progress: boolean;
 }
 
 /** Registers `taskgen propose`. */
 export function register(program: Command): void {
-  timeoutOption(program.command('propose'))
+  progressOption(timeoutOption(program.command('propose')))
     .description("propose goal-level tasks for each site with an LLM into a tasks JSONL (resumable: sites in the file are kept)")
     .option('--out <file>', 'the tasks JSONL', DEFAULT_TASKS_FILE)
     .option('--per-site <n>', 'tasks per site', integer(0), 140)
@@ -62,7 +63,7 @@ export function register(program: Command): void {
       });
       process.stderr.write(`proposer: ${model.description}\n`);
       const started = Date.now();
-      const printer = proposePrinter(flags.perSite);
+      const printer = proposePrinter(flags.perSite, { progress: flags.progress });
       const summary = await runPropose({
         sites,
         source,

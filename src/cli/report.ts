@@ -2,6 +2,7 @@
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { runReport, type ReportEvent } from '../report';
+import { progressOption } from './flags';
 import { fileUrl } from './format';
 import { progressBar, type PrinterOptions } from './progress';
 
@@ -12,12 +13,12 @@ interface ReportFlags {
   out?: string;
   rows?: string;
   judge?: string;
+  progress: boolean;
 }
 
 /** Registers `taskgen report`. */
 export function register(program: Command): void {
-  program
-    .command('report')
+  progressOption(program.command('report'))
     .description('write a static HTML report of a run: episodes, screenshots, evidence, judge and verifier results')
     .argument('<run>', 'the run dir (episode dirs, tasks.jsonl, results.jsonl)')
     .option('--out <dir>', 'where to write the report (default <run>_report)')
@@ -25,7 +26,7 @@ export function register(program: Command): void {
     .option('--judge <dir>', 'the judge records (default <run>_judge)')
     .action(async (run: string, flags: ReportFlags) => {
       let issues = 0;
-      const print = reportPrinter();
+      const print = reportPrinter({ progress: flags.progress });
       const file = await runReport({
         run,
         out: flags.out,

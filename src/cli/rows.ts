@@ -7,7 +7,7 @@ import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { pyDumps } from '../core/py/dumps';
 import { DEFAULT_BUDGET, runRows, type RowsEvent } from '../rows';
-import { integer } from './flags';
+import { integer, progressOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { DEFAULT_TASKS_FILE } from './propose';
 
@@ -15,12 +15,12 @@ interface RowsFlags {
   out: string;
   tasks: string;
   budget: number;
+  progress: boolean;
 }
 
 /** Registers `taskgen rows`. */
 export function register(program: Command): void {
-  program
-    .command('rows')
+  progressOption(program.command('rows'))
     .description(
       'copy the judged successes (sites interleaved, tasks in file order, whole episodes) up to the step budget ' +
         'as <out>/<task_id>/{rows.jsonl, step_*.png, episode.json} plus <out>/_report.json, and each episode\'s provenance beside the dir in <out>_provenance.jsonl',
@@ -30,7 +30,7 @@ export function register(program: Command): void {
     .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS_FILE)
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .action(async (run: string, flags: RowsFlags) => {
-      const printer = rowsPrinter();
+      const printer = rowsPrinter({ progress: flags.progress });
       const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
         printer.stop,
       );

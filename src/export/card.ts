@@ -1,7 +1,8 @@
 /**
  * The dataset card (`README.md`): YAML front matter the Hub reads (`configs` with their `data_files`, and
  * `dataset_info` with the features and split sizes), then text written from the run's own files: the recipe,
- * counts per site and task kind, and the judge's measured precision and recall when `validate` ran.
+ * counts per site and task kind, and the judge's measured precision and recall when `validate` ran; how to load it,
+ * its license (or that none was set), its limitations, and in plain words when sandbox stand-ins made it.
  * @module
  */
 import { stringify } from 'yaml';
@@ -34,12 +35,20 @@ export interface CardInput {
   readonly steps: ReadonlyArray<{ readonly provenance: Provenance; readonly rows: number }>;
   readonly rowsReport: RowsReport | null;
   readonly validate: ValidateReport | null;
+  /** The dataset's license id (`cc-by-4.0`); absent: the card says none was set. */
+  readonly license?: string;
+}
+
+/** The sandbox's stand-ins name themselves `stand-in-<role>` (`stand-in-proposer`, `stand-in-oracle`, `stand-in-judge`). */
+export function isStandIn(model: string | null): boolean {
+  return model !== null && /^stand-in-/.test(model);
 }
 
 /** The card's front matter (as an object) and its whole text. */
 export function datasetCard(input: CardInput): { frontMatter: Record<string, unknown>; text: string } {
   const frontMatter = {
     pretty_name: `miniweb-taskgen ${input.runId}`,
+    ...(input.license ? { license: input.license } : {}),
     tags: ['web-agents', 'synthetic', 'miniweb-taskgen'],
     configs: input.configs.map((c, i) => ({
       config_name: c.name,
@@ -60,6 +69,17 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
       'session. Config `steps` holds the training rows (the judged successes, one row per step, in the chat form ' +
       'ms-swift and LLaMA-Factory read); config `episodes` holds every episode, successes and failures.',
     '',
+    ...standInLines(input),
+    '## Loading',
+    '',
+    loadingSnippet(input),
+    '',
+    '## License',
+    '',
+    input.license
+      ? `Released under \`${input.license}\` (the front matter's \`license\`).`
+      : 'No license was set for this dataset (`taskgen export --license <id>` sets one): ask its authors before reusing it.',
+    '',
     '## Recipe',
     '',
     recipeTable(input),
@@ -72,6 +92,10 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
     judgeSection(input.validate),
     '',
+    '## Limitations',
+    '',
+    limitations(input),
+    '',
     '## Provenance',
     '',
     'Every row carries `run_id`, `task_id`, `episode_id` (the episode the verdict was given for), `site`, ' +
@@ -81,6 +105,60 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
   ].join('\n');
   return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };
+}
+
+// A plain sentence when stand-ins proposed, acted or judged: the data shows the format, not what a model does.
+function standInLines(input: CardInput): string[] {
+  const roles: Array<[string, keyof Provenance]> = [['proposed the tasks', 'proposer_model'], ['acted', 'agent_model'], ['judged', 'judge_model']];
+  const found = roles
+    .map(([role, key]) => [role, [...new Set(input.episodes.map((p) => p[key] as string | null).filter(isStandIn))]] as const)
+    .filter(([, models]) => models.length > 0);
+  if (found.length === 0) return [];
+  const what = found.map(([role, models]) => `${role} (${models.map((m) => `\`${m}\``).join(', ')})`);
+  return [
+    `**Made with stand-ins.** The sandbox's stand-ins, not models, ${joinWords(what)}: they replay known tasks and ` +
+      'solutions and flip verdicts on purpose. This dataset shows the format and the pipeline; it is not training data ' +
+      'from a model and says nothing about how well one does.',
+    '',
+  ];
+}
+
+function joinWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function loadingSnippet(input: CardInput): string {
+  const splits = (name: string) => input.configs.find((c) => c.name === name)?.splits.map((s) => s.name) ?? ['train'];
+  const lines = [
+    '```python',
+    'from datasets import load_dataset',
+    '',
+    `REPO = "path/to/${input.runId}"  # this folder, or its Hub repo id once pushed`,
+    '',
+    '# training rows: one row per step (messages and images), the judged successes only',
+    'steps = load_dataset(REPO, "steps", split="train")',
+    '# every episode, successes and failures, with its verdict and provenance',
+    ...splits('episodes').map((s) => `episodes_${s} = load_dataset(REPO, "episodes", split="${s}")`),
+    '```',
+  ];
+  return lines.join('\n');
+}
+
+function limitations(input: CardInput): string {
+  const v = input.validate;
+  const judge = v
+    ? `The labels are an LLM judge's verdicts, not ground truth: measured against task verifiers on human tasks its precision was ${withInterval(v.overall.precision, v.overall.precision_ci)} (${v.overall.episodes} episodes), so about ${Math.round(100 * (1 - v.overall.precision))}% of the steps may come from episodes that did not succeed.`
+    : 'The labels are an LLM judge\'s verdicts, not ground truth, and the judge was not measured against verifiers for this dataset (`validate` did not run): its precision is unknown.';
+  const items = [
+    judge,
+    'The tasks were proposed by an LLM from each site\'s pages: they cover what the proposer thought of, not what people ask, and some may be ambiguous or impossible.',
+    'The sites are small self-hosted web apps (MiniWeb-style), not the open web: no logins, pop-ups, captchas or live data.',
+    input.rowsReport
+      ? `Config \`steps\` stops at a budget of ${input.rowsReport.budget} steps, taken from the sites in turn: judged successes past the budget are in \`episodes\` only.`
+      : 'Config `steps` holds the rows selected up to a step budget: judged successes past it are in `episodes` only.',
+    'Verifier results (`verifier_ok`) exist only where a task had a verifier; elsewhere they are null.',
+  ];
+  return items.map((i) => `- ${i}`).join('\n');
 }
 
 function recipeTable(input: CardInput): string {

@@ -19,6 +19,9 @@ import { EPISODE_FEATURES, STEP_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
 
+// A license id as the Hub's card metadata takes it (SPDX-like: `cc-by-4.0`, `apache-2.0`, `other`).
+const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
+
 /** Options of {@link runExport}. */
 export interface ExportOptions {
   /**
@@ -44,6 +47,8 @@ export interface ExportOptions {
   readonly where?: (provenance: Provenance) => boolean;
   /** Replaces an existing folder (only once the new one is complete). Default false. */
   readonly overwrite?: boolean;
+  /** The dataset's license for the card, an SPDX or Hub id (`cc-by-4.0`). Default none: the card says none was set. */
+  readonly license?: string;
   /** Where the run is read from. Default the local disk (the dataset is always written to the local disk). */
   readonly store?: FileStore;
   /** Receives the plan, then each config's and split's progress. */
@@ -82,6 +87,9 @@ interface Sources {
  */
 export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const store = options.store ?? nodeStore();
+  if (options.license !== undefined && !LICENSE_ID.test(options.license)) {
+    throw new InputError({ file: 'options', field: 'license' }, `expected a license id such as cc-by-4.0 or mit, got ${JSON.stringify(options.license.slice(0, 80))}`);
+  }
   const lib = await loadParquetWriter();
   const sources = await findSources(store, options);
   const recipe = await recipeOf(store, sources, options.recipe ?? {});
@@ -135,6 +143,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       steps: steps.map((s) => ({ provenance: s.provenance, rows: s.rows })),
       rowsReport,
       validate,
+      ...(options.license ? { license: options.license } : {}),
     });
     await fs.writeFile(path.join(tmp, 'README.md'), card.text);
     await replace(tmp, out);

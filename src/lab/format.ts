@@ -1,11 +1,11 @@
 /** The lab's figures as text, for the CLI to print. @module */
 import { formatCount } from '../models/usage';
 import type { Interval } from '../core/schemas';
-import { formatP } from './html';
+import { formatP, formatSigned } from './html';
 import type { LabReport } from './types';
 
 const ci = (x: number, i: Interval) => `${x.toFixed(3)} ${i ? `[${i[0].toFixed(3)}, ${i[1].toFixed(3)}]` : '[-]'}`;
-const signed = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(3)}`;
+const signed = formatSigned;
 
 /**
  * A table per variant (agreement, precision, recall with 95% intervals, yield, calls, tokens, cost), then each

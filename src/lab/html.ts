@@ -6,13 +6,22 @@
  */
 import { escapeHtml, formatRate } from '../report/html';
 import { REPORT_CSS } from '../report/style';
+import { PLOT_CSS } from '../report/svg/svg';
+import { labFigures } from './plots';
 import type { LabReport, LabScore, LabVariant } from './types';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const e = (value: unknown) => escapeHtml(String(value));
 const num = (value: number) => value.toLocaleString('en-US');
-const signed = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(3)}`;
+
+/** A difference with its sign, to 3 decimals: `+0.050`, `-0.020`, and `±0.000` for one that rounds to zero. */
+export function formatSigned(x: number): string {
+  const text = Math.abs(x).toFixed(3);
+  if (Number(text) === 0) return `±${text}`;
+  return `${x > 0 ? '+' : '-'}${text}`;
+}
+const signed = formatSigned;
 
 /** A p-value as text: 4 significant digits, `< 0.0001` below that. */
 export function formatP(p: number): string {
@@ -104,6 +113,7 @@ function disagreementTable(report: LabReport): string {
 
 /** The lab page for a {@link LabReport}. */
 export function renderLabHtml(report: LabReport): string {
+  const figures = labFigures(report);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -111,7 +121,7 @@ export function renderLabHtml(report: LabReport): string {
 <meta http-equiv="Content-Security-Policy" content="${e(CSP)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>taskgen judge lab: ${e(report.run)}</title>
-<style>${REPORT_CSS}
+<style>${REPORT_CSS}${PLOT_CSS}
 #variants td.num, #comparisons td.num { white-space: nowrap; }</style>
 </head>
 <body>
@@ -123,6 +133,7 @@ export function renderLabHtml(report: LabReport): string {
 </header>
 <section id="overall">
 <h2>Variants against the verifiers</h2>
+${figures.overall}
 ${variantsTable(report)}
 ${setupTable(report.variants)}
 </section>
@@ -133,9 +144,15 @@ ${comparisonTable(report)}
 </section>
 <section id="groups">
 <h2>Per site</h2>
+${figures.sites}
+<details class="numbers"><summary>The numbers per site</summary>
 ${groupTable('by-site', 'site', report.variants, (v) => v.by_site)}
+</details>
 <h2>Per task kind</h2>
+${figures.kinds}
+<details class="numbers"><summary>The numbers per task kind</summary>
 ${groupTable('by-kind', 'kind', report.variants, (v) => v.by_kind)}
+</details>
 </section>
 <section id="disagree">
 <h2>Episodes the variants disagree on (${num(report.disagreements.length)})</h2>

@@ -29,9 +29,16 @@ export interface ReportEpisode {
   readonly summary: ReportEpisodeSummary;
   /** What the page shows when the episode is opened. */
   readonly detail: ReportEpisodeDetail;
+  /** The agent's tokens from `episode.json`; `null` when it records none. */
+  readonly usage: { readonly model: string; readonly inputTokens: number; readonly outputTokens: number } | null;
 }
 
-type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & { readonly stepCount: number | null; readonly task: Task | null; readonly answer: unknown };
+type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & {
+  readonly stepCount: number | null;
+  readonly task: Task | null;
+  readonly answer: unknown;
+  readonly usage: ReportEpisode['usage'];
+};
 
 const STEP_SHOT = /^step_(\d+)\.png$/;
 
@@ -108,7 +115,7 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
     verifier: verifier === null ? null : { ok: verifier, file: path.basename(data.resultsFile ?? '') },
     notes: [...notes, ...overflowNotes(inputs)],
   };
-  return { summary, detail };
+  return { summary, detail, usage: episode?.usage ?? null };
 }
 
 /** The seed's task ids are `tg-<site>-<md5[:8]>`: the site, when nothing else names it. */
@@ -145,7 +152,18 @@ async function readEpisodeFile(store: FileStore, file: string): Promise<EpisodeF
     model: text(value.model),
     task: task.success ? task.data : null,
     answer: value.answer,
+    usage: usageOf(value),
   };
+}
+
+// The policy's tokens as the agent records them (`usage: {inputTokens, outputTokens}`); other harnesses' shapes are ignored.
+function usageOf(value: Record<string, unknown>): ReportEpisode['usage'] {
+  const u = value.usage;
+  if (!isRecord(u)) return null;
+  const inputTokens = Number(u.inputTokens);
+  const outputTokens = Number(u.outputTokens);
+  if (!Number.isFinite(inputTokens) || !Number.isFinite(outputTokens) || inputTokens + outputTokens <= 0) return null;
+  return { model: typeof value.model === 'string' && value.model ? value.model : '(unknown)', inputTokens, outputTokens };
 }
 
 function overflowNotes(inputs: GradeInputs | null): string[] {

@@ -8,16 +8,14 @@
 import { createHash } from 'node:crypto';
 import { compareCodePoints } from '../core/py/text';
 import type { Interval, JudgeScoreWithIntervals } from '../core/schemas';
+import { escapeHtml } from './escape';
 import { CLIENT_SCRIPT, DATA_ELEMENT_ID, EPISODE_CALLBACK } from './client';
+import { renderRunPlots } from './plots';
 import { REPORT_CSS } from './style';
+import { PLOT_CSS } from './svg/svg';
 import type { ReportEpisodeDetail, ReportPageModel, ReportIssue, ReportScores } from './types';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text made safe for HTML content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+export { escapeHtml };
 
 /** JSON that can sit inside a `<script>` element: no `<` (so no `</script>` or `<!--`), no line separators. */
 export function scriptSafeJson(value: unknown): string {
@@ -54,7 +52,7 @@ export function renderPage(model: ReportPageModel): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>taskgen report: ${escapeHtml(model.run)}</title>
-<style>${REPORT_CSS}</style>
+<style>${REPORT_CSS}${PLOT_CSS}</style>
 </head>
 <body>
 <header>
@@ -62,6 +60,7 @@ export function renderPage(model: ReportPageModel): string {
 <p class="muted">run <code>${escapeHtml(model.run)}</code></p>
 </header>
 ${renderTotals(model)}
+${renderRunPlots(model)}
 ${renderScoresSection(model.scores, model.scoresNote)}
 ${renderIssues(model.issues)}
 <section id="episodes">
@@ -98,7 +97,8 @@ function renderTotals(model: ReportPageModel): string {
   if (t.notAttempted > 0) stats.push(stat('tasks not attempted yet', t.notAttempted, 'not-attempted'));
   const parts = [`<section id="summary">\n<h2>Summary</h2>\n<dl class="stats">${stats.join('')}</dl>`];
   if (model.rowsDir !== null) {
-    parts.push(`<h3>Training rows <code>${escapeHtml(model.rowsDir)}</code></h3>`);
+    const page = model.rowsPage ? ` · <a id="rows-page" href="${escapeHtml(model.rowsPage)}">the budget per site, and what was left out</a>` : '';
+    parts.push(`<h3>Training rows <code>${escapeHtml(model.rowsDir)}</code>${page}</h3>`);
     const r = model.rowsReport;
     if (r) {
       parts.push(

@@ -191,4 +191,43 @@ export interface ReportPageModel {
   readonly issues: readonly ReportIssue[];
   /** Every episode's line, in `tasks.jsonl` order, then the others by task id. */
   readonly episodes: readonly ReportEpisodeSummary[];
+  /** Tokens and cost per stage and model, for the chart; `[]` when nothing recorded any. */
+  readonly usage: readonly ReportUsageLine[];
+  /** Where the token figures come from, in words. */
+  readonly usageSource: string;
+  /** The rows page's file name beside `index.html`; `null` without a rows dir. */
+  readonly rowsPage: string | null;
+}
+
+/** Tokens and cost of one stage's calls to one model. */
+export interface ReportUsageLine {
+  /** The stage (`propose`, `attempt`, `judge`...). */
+  readonly stage: string;
+  /** The model. */
+  readonly model: string;
+  /** Calls counted; `null` when the source does not say. */
+  readonly calls: number | null;
+  /** Prompt tokens. */
+  readonly inputTokens: number;
+  /** Reply tokens. */
+  readonly outputTokens: number;
+  /** US dollars; `null` when the model has no known price. */
+  readonly cost: number | null;
+}
+
+/** Why an episode of the run is not in the training rows (or that it is). */
+export type RowsFate = 'selected' | 'success-not-selected' | 'judged-fail' | 'not-judged';
+
+/** What the rows page shows: the selection against the budget, per site, and what was left out and why. */
+export interface RowsPageModel {
+  /** The run dir as given. */
+  readonly run: string;
+  /** The rows dir as given. */
+  readonly rowsDir: string;
+  /** The rows dir's `_report.json`; `null` when unreadable. */
+  readonly report: RowsReport | null;
+  /** Judged successes the rows step left out as unusable (`skipped` of `_report.json`); 0 when it says none. */
+  readonly skipped: number;
+  /** Per site (sorted): selected steps and episodes, and every episode's fate. */
+  readonly sites: ReadonlyArray<{ readonly site: string; readonly steps: number; readonly fates: Readonly<Record<RowsFate, number>> }>;
 }

@@ -13,8 +13,16 @@ import type { FileStore } from '../files/types';
 import { readReportEpisode } from './gather-episode';
 import { readRunForReport, trimSlashes, type ReportRunData } from './gather-run';
 import { renderEpisodeScript, renderPage } from './html';
+import { readRowsForReport } from './gather-rows';
+import { renderRowsPage } from './rows-page';
+import { usageFromRun, usageFromSummary } from './usage';
 import { scoreGroups, scoreJudge } from '../validate';
+import type { UsageSummary } from '../models/usage';
+import type { ReportEpisode } from './gather-episode';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
+
+/** The rows page's file name, beside `index.html` (written when a rows dir is given). */
+export const ROWS_PAGE = 'rows.html';
 
 /** What {@link runReport} reports as it goes. */
 export type ReportEvent =
@@ -37,6 +45,11 @@ export interface ReportOptions {
   readonly store?: FileStore;
   /** Episodes read at once. Default 16. */
   readonly workers?: number;
+  /**
+   * The model calls to chart per stage and model (a pipeline's `UsageMeter` summary). Default what the run's files
+   * record: the agent's tokens in each `episode.json`, the judge's in records that carry them.
+   */
+  readonly usage?: UsageSummary;
   /** Receives the start, each issue as it is met, each episode written, and the end. */
   readonly onEvent?: (event: ReportEvent) => void;
 }
@@ -70,20 +83,28 @@ export async function runReport(options: ReportOptions): Promise<string> {
   emit({ type: 'start', episodes: data.ids.length });
 
   const summaries: ReportEpisodeSummary[] = new Array(data.ids.length);
+  const agentUsage: Array<ReportEpisode['usage']> = new Array(data.ids.length);
   const queue = new PQueue({ concurrency: options.workers ?? 16 });
   let done = 0;
   await Promise.all(
     data.ids.map((id, i) =>
       queue.add(async () => {
-        const { summary, detail } = await readReportEpisode(data, id, { store, onIssue });
+        const { summary, detail, usage } = await readReportEpisode(data, id, { store, onIssue });
         await store.writeAtomic(path.join(out, 'episodes', `${id}.js`), renderEpisodeScript(detail));
         summaries[i] = summary;
+        agentUsage[i] = usage;
         emit({ type: 'episode', taskId: id, done: ++done, total: data.ids.length });
       }),
     ),
   );
 
   const { scores, note } = reportScores(data, summaries);
+  const usage = options.usage && options.usage.lines.length > 0 ? usageFromSummary(options.usage) : usageFromRun(agentUsage, data.judge.values());
+  const rowsDir = options.rows === undefined ? null : trimSlashes(options.rows);
+  if (rowsDir !== null) {
+    const rows = await readRowsForReport({ store, run: options.run, rowsDir: options.rows!, report: data.rowsReport, episodes: summaries, onIssue });
+    await store.writeAtomic(path.join(out, ROWS_PAGE), renderRowsPage(rows));
+  }
   const model: ReportPageModel = {
     run: options.run,
     runHref: relativeHref(out, run),
@@ -94,6 +115,9 @@ export async function runReport(options: ReportOptions): Promise<string> {
     rowsDir: options.rows ?? null,
     issues,
     episodes: summaries,
+    usage: usage.lines,
+    usageSource: usage.source,
+    rowsPage: rowsDir === null ? null : ROWS_PAGE,
   };
   const file = path.join(out, 'index.html');
   await store.writeAtomic(file, renderPage(model));

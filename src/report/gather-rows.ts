@@ -1,0 +1,85 @@
+/**
+ * Reading a rows dir for the rows page: how many steps each selected episode gave (non-blank lines of its
+ * `rows.jsonl`), and each episode of the run's fate: selected, a judged success not taken, judged NOT SUCCESS, or
+ * not judged. A dir without a readable `rows.jsonl` is reported as an issue, not counted.
+ * @module
+ */
+import path from 'node:path';
+import PQueue from 'p-queue';
+import { describeError } from '../core/errors';
+import { compareCodePoints, pyIsBlank } from '../core/py/text';
+import { ROWS_FILES } from '../files/layout';
+import { readTextIfExists, type FileStore } from '../files/types';
+import type { RowsReport } from '../core/schemas';
+import type { ReportEpisodeSummary, ReportIssue, RowsFate, RowsPageModel } from './types';
+
+/** Options of {@link readRowsForReport}. */
+export interface ReadRowsOptions {
+  readonly store: FileStore;
+  /** The run dir as given. */
+  readonly run: string;
+  /** The rows dir. */
+  readonly rowsDir: string;
+  /** Its `_report.json`, already read; `null` when unreadable. */
+  readonly report: RowsReport | null;
+  /** The run's episodes, as the report lists them. */
+  readonly episodes: readonly ReportEpisodeSummary[];
+  /** Called for each problem met. */
+  readonly onIssue: (issue: ReportIssue) => void;
+}
+
+const NO_FATES = (): Record<RowsFate, number> => ({ selected: 0, 'success-not-selected': 0, 'judged-fail': 0, 'not-judged': 0 });
+
+/** The rows page's model: per site, the selected steps and every episode's fate. */
+export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageModel> {
+  const { store } = o;
+  const dirs = (await store.list(o.rowsDir)).filter((d) => d.isDirectory && !d.name.startsWith('_') && !d.name.startsWith('.'));
+  const queue = new PQueue({ concurrency: 16 });
+  const steps = new Map<string, number>();
+  await Promise.all(
+    dirs.map((d) =>
+      queue.add(async () => {
+        const file = path.join(o.rowsDir, d.name, ROWS_FILES.rows);
+        try {
+          const text = await readTextIfExists(store, file);
+          if (text === null) return o.onIssue({ file, problem: 'no rows.jsonl: not counted as selected' });
+          steps.set(d.name, text.split('\n').filter((line) => !pyIsBlank(line)).length);
+        } catch (error) {
+          o.onIssue({ file, problem: describeError(error) });
+        }
+      }),
+    ),
+  );
+  const bySite = new Map<string, { steps: number; fates: Record<RowsFate, number> }>();
+  const at = (site: string) => {
+    let s = bySite.get(site);
+    if (!s) bySite.set(site, (s = { steps: 0, fates: NO_FATES() }));
+    return s;
+  };
+  for (const ep of o.episodes) {
+    const s = at(ep.site);
+    const picked = steps.get(ep.id);
+    if (picked !== undefined) s.steps += picked;
+    const fate: RowsFate = picked !== undefined ? 'selected' : ep.verdict === 'success' ? 'success-not-selected' : ep.verdict === 'fail' ? 'judged-fail' : 'not-judged';
+    s.fates[fate]++;
+  }
+  const skipped = await skippedCount(store, path.join(o.rowsDir, ROWS_FILES.report));
+  return {
+    run: o.run,
+    rowsDir: o.rowsDir,
+    report: o.report,
+    skipped,
+    sites: [...bySite.keys()].sort(compareCodePoints).map((site) => ({ site, ...bySite.get(site)! })),
+  };
+}
+
+// `skipped` is this library's addition to the seed's _report.json (its schema keeps the seed's keys only).
+async function skippedCount(store: FileStore, file: string): Promise<number> {
+  try {
+    const value: unknown = JSON.parse((await readTextIfExists(store, file)) ?? '{}');
+    const n = (value as { skipped?: unknown }).skipped;
+    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0; // the header already names an unreadable _report.json
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The run report's charts, aggregated so that a run of thousands of episodes on dozens of sites stays readable:
+ * outcomes per site and per task kind (stacked bars), steps per episode (a histogram), the judge against the
+ * verifier as a 2x2 per site, and tokens and cost per stage and model. Each chart's numbers are in its hovers and in
+ * the tables below it.
+ * @module
+ */
+import { compareCodePoints } from '../core/py/text';
+import { escapeHtml } from './escape';
+import { stackedBars, type BarRow } from './svg/bars';
+import { binIntegers, histogram } from './svg/histogram';
+import { confusionSquare } from './svg/matrix';
+import { COLORS, count, figure, type Series } from './svg/svg';
+import type { ReportEpisodeSummary, ReportPageModel, ReportScores, ReportUsageLine } from './types';
+
+/** The verdict series of the outcome bars, in drawing order. */
+export const VERDICT_SERIES: readonly Series[] = [
+  { name: 'judged SUCCESS', color: COLORS.ok },
+  { name: 'judged NOT SUCCESS', color: COLORS.bad },
+  { name: 'not judged', color: COLORS.none },
+];
+
+const VERDICT_INDEX = { success: 0, fail: 1, none: 2 } as const;
+
+/** Episodes per group and verdict: one bar row per group, sorted by name. */
+export function outcomeRows(episodes: readonly ReportEpisodeSummary[], key: (e: ReportEpisodeSummary) => string): BarRow[] {
+  const groups = new Map<string, number[]>();
+  for (const e of episodes) {
+    const k = key(e);
+    let values = groups.get(k);
+    if (!values) groups.set(k, (values = [0, 0, 0]));
+    values[VERDICT_INDEX[e.verdict]]!++;
+  }
+  return [...groups.keys()].sort(compareCodePoints).map((label) => ({ label, values: groups.get(label)! }));
+}
+
+function outcomeFigure(id: string, by: string, rows: readonly BarRow[]): string {
+  return figure({
+    id,
+    title: `Outcomes by ${by}`,
+    note: `Episodes per ${by} by the judge's verdict; hover a bar for its count and share.`,
+    series: VERDICT_SERIES,
+    body: stackedBars({ rows, series: VERDICT_SERIES, unit: 'episodes' }),
+  });
+}
+
+function stepsFigure(episodes: readonly ReportEpisodeSummary[]): string {
+  const steps = episodes.map((e) => e.steps).filter((s): s is number => s !== null);
+  if (steps.length === 0) return '';
+  const missing = episodes.length - steps.length;
+  return figure({
+    id: 'fig-steps',
+    title: 'Steps per episode',
+    note: `${count(steps.length)} episodes with a step count${missing ? ` (${count(missing)} without)` : ''}; hover a bar for its count.`,
+    body: histogram({ bins: binIntegers(steps), unit: 'steps', counted: 'episodes' }),
+  });
+}
+
+function judgeFigure(scores: ReportScores | null): string {
+  const sites = scores ? Object.keys(scores.bySite).sort(compareCodePoints) : [];
+  if (!scores || sites.length === 0) return '';
+  const squares = sites.map((name) => confusionSquare({ name, ...scores.bySite[name]! }));
+  return figure({
+    id: 'fig-judge-verifier',
+    title: 'Judge against verifier, per site',
+    note: 'Rows: the judge (SUCCESS, NOT SUCCESS); columns: the verifier (pass, fail). Green cells agree; the deeper the shade, the larger the share of the site\'s episodes. The table "By site" below has the rates.',
+    series: [{ name: 'judge and verifier agree', color: COLORS.ok }, { name: 'they differ', color: COLORS.bad }],
+    body: `<div class="multiples">${squares.join('')}</div>`,
+  });
+}
+
+/** The token series of the usage bars. */
+export const TOKEN_SERIES: readonly Series[] = [
+  { name: 'input tokens', color: COLORS.blue },
+  { name: 'output tokens', color: COLORS.warn },
+];
+
+function usageFigure(lines: readonly ReportUsageLine[], source: string): string {
+  if (lines.length === 0) return `<p class="note" id="no-usage">No tokens recorded: ${escapeHtml(source)}.</p>`;
+  if (lines.every((l) => l.inputTokens + l.outputTokens === 0)) {
+    const calls = lines.map((l) => `${l.stage} · ${l.model}`).join(', ');
+    return `<p class="note" id="no-usage">The model calls counted (${escapeHtml(calls)}) used no tokens: stand-ins count none. ${escapeHtml(source)}.</p>`;
+  }
+  const rows = lines.map((l) => ({
+    label: `${l.stage} · ${l.model}`,
+    values: [l.inputTokens, l.outputTokens],
+    note: `${count(l.inputTokens + l.outputTokens)} · ${l.cost === null ? 'price unknown' : `$${l.cost.toFixed(4)}`}`,
+  }));
+  return figure({
+    id: 'fig-usage',
+    title: 'Tokens and cost per stage and model',
+    note: `${source}. Each bar's end gives its tokens and cost.`,
+    series: TOKEN_SERIES,
+    body: stackedBars({ rows, series: TOKEN_SERIES, unit: 'tokens' }),
+  });
+}
+
+/** The report page's charts section. */
+export function renderRunPlots(model: ReportPageModel): string {
+  const episodes = model.episodes;
+  if (episodes.length === 0) return '';
+  return [
+    '<section id="plots">',
+    '<h2>At a glance</h2>',
+    outcomeFigure('fig-outcomes-site', 'site', outcomeRows(episodes, (e) => e.site)),
+    outcomeFigure('fig-outcomes-kind', 'task kind', outcomeRows(episodes, (e) => e.kind)),
+    stepsFigure(episodes),
+    judgeFigure(model.scores),
+    usageFigure(model.usage, model.usageSource),
+    '</section>',
+  ].join('\n');
+}
