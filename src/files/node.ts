@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { compareCodePoints } from '../core/py/text';
-import type { CopyMode, DirEntry, FileStore } from './types';
+import { guardText, type CopyMode, type DirEntry, type FileStore } from './types';
 
 /**
  * A {@link FileStore} over `node:fs`. Relative paths resolve against the process's working directory.
@@ -33,7 +33,7 @@ export function nodeStore(): FileStore {
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
       const tmp = `${p}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
-        await fs.promises.writeFile(tmp, data);
+        await fs.promises.writeFile(tmp, guardText(data));
         await fs.promises.rename(tmp, p);
       } catch (error) {
         await fs.promises.rm(tmp, { force: true });
@@ -43,7 +43,7 @@ export function nodeStore(): FileStore {
     async appendLines(p, lines) {
       if (lines.length === 0) return;
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
-      await fs.promises.appendFile(p, lines.map((l) => `${l}\n`).join(''));
+      await fs.promises.appendFile(p, guardText(lines.map((l) => `${l}\n`).join('')));
     },
     copyDir: async (src, dst, options) => copyTree(src, dst, options?.mode ?? 'link'),
     remove: (p) => fs.promises.rm(p, { recursive: true, force: true }),
@@ -54,7 +54,7 @@ export function nodeStore(): FileStore {
     async createExclusive(p, data) {
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
       const tmp = `${p}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-      await fs.promises.writeFile(tmp, data);
+      await fs.promises.writeFile(tmp, guardText(data));
       try {
         await fs.promises.link(tmp, p);
         return true;

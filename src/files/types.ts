@@ -1,4 +1,5 @@
 /** The file-store interface every step reads and writes through. @module */
+import { redactKnownSecrets } from '../core/secrets';
 
 /** An entry of a directory listing. */
 export interface DirEntry {
@@ -67,4 +68,12 @@ export async function readTextIfExists(store: FileStore, path: string): Promise<
     if (isNotFound(error)) return null;
     throw error;
   }
+}
+
+/**
+ * Text about to be written, without any API key the process holds (see `rememberSecret`): the last guard behind
+ * the adapters, which already drop keys from replies. Bytes (screenshots) are written as they are.
+ */
+export function guardText<T extends string | Uint8Array>(data: T): T {
+  return (typeof data === 'string' ? redactKnownSecrets(data) : data) as T;
 }
