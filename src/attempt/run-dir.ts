@@ -14,10 +14,10 @@
 import path from 'node:path';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
-import { EpisodeSchema, TaskSchema, type Episode, type Task } from '../core/schemas';
+import { EpisodeSchema, ResultLineSchema, TaskSchema, type Episode, type Task } from '../core/schemas';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { InputError } from '../core/errors';
-import { parseJsonText, parseWith } from '../core/io';
+import { parseJsonText, parseJsonl, parseWith } from '../core/io';
 import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../files/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
 
@@ -115,10 +115,16 @@ export async function refreshFinished(store: FileStore, out: string, taskIds: re
  * Writes `results.jsonl` from every finished episode on disk (this process's and others'), then looks again
  * and rewrites while episodes appeared meanwhile, so a slower writer's older view never stays on disk.
  */
-export async function syncResults(store: FileStore, out: string, order: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
+export async function syncResults(
+  store: FileStore,
+  out: string,
+  order: readonly string[],
+  finished: Map<string, FinishedEpisode>,
+  onKept: (message: string) => void = () => {},
+): Promise<number> {
   await refreshFinished(store, out, order, finished);
   for (;;) {
-    const lines = await writeResults(store, out, order, finished);
+    const lines = await writeResults(store, out, order, finished, onKept);
     if ((await refreshFinished(store, out, order, finished)) === 0) return lines;
   }
 }
@@ -138,7 +144,13 @@ async function readEpisode(store: FileStore, file: string): Promise<{ episode?: 
   const text = await readTextIfExists(store, file);
   if (text === null) return {};
   try {
-    return { episode: parseWith(EpisodeSchema, parseJsonText(text, { file }), { file }) };
+    const episode = parseWith(EpisodeSchema, parseJsonText(text, { file }), { file });
+    // An episode dir holds its own task's episode; another's (a copy gone wrong) would pass for this task's.
+    const taskId = path.posix.basename(path.posix.dirname(file));
+    if (episode.task.task_id !== taskId) {
+      throw new InputError({ file, field: 'task.task_id' }, `names task ${episode.task.task_id}, not ${taskId}`);
+    }
+    return { episode };
   } catch (error) {
     if (error instanceof InputError) return { problem: error.message };
     throw error;
@@ -160,12 +172,15 @@ export async function mergeTasksFile(
   let report = warn;
   for (;;) {
     const text = (await readTextIfExists(store, file)) ?? '';
-    const { tasks: merged, clean } = parseTasks(text, file, report);
+    const { tasks: merged, clean, lines } = parseTasks(text, file, report);
     report = () => {}; // each bad line is reported once
     const ids = new Set(merged.map((t) => t.task_id));
     const before = merged.length;
     for (const task of tasks) {
-      if (ids.has(task.task_id)) continue;
+      if (ids.has(task.task_id)) {
+        assertSameTask(merged.find((t) => t.task_id === task.task_id)!, task, { file, line: lines.get(task.task_id) });
+        continue;
+      }
       ids.add(task.task_id);
       merged.push(task);
     }
@@ -174,24 +189,39 @@ export async function mergeTasksFile(
   }
 }
 
-// The tasks of a tasks.jsonl text, first line of an id kept; `clean` when no line had to be dropped.
-function parseTasks(text: string, file: string, warn: (message: string) => void): { tasks: Task[]; clean: boolean } {
+// A task attempted in the run must stay the task its episode was recorded for: the same id with another
+// instruction or start page would file the old episode (and its verdict) under the new task.
+function assertSameTask(recorded: Task, given: Task, where: { file: string; line: number | undefined }): void {
+  for (const field of ['instruction', 'start_path'] as const) {
+    if (recorded[field] === given[field]) continue;
+    throw new InputError(
+      { ...where, field },
+      `task ${given.task_id} is ${JSON.stringify(recorded[field])} in the run but ${JSON.stringify(given[field])} now: a run's task never changes; use another --out for the new tasks`,
+    );
+  }
+}
+
+// The tasks of a tasks.jsonl text, first line of an id kept (`lines`: its line); `clean` when no line had to be dropped.
+function parseTasks(text: string, file: string, warn: (message: string) => void): { tasks: Task[]; clean: boolean; lines: Map<string, number> } {
   const out: Task[] = [];
   const ids = new Set<string>();
+  const lines = new Map<string, number>();
   let clean = true;
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
       const task = TaskSchema.parse(JSON.parse(line));
-      if (!ids.has(task.task_id)) out.push(task);
-      else clean = false;
+      if (!ids.has(task.task_id)) {
+        out.push(task);
+        lines.set(task.task_id, i + 1);
+      } else clean = false;
       ids.add(task.task_id);
     } catch (error) {
       clean = false;
       warn(`${file}:${i + 1}: skipped a line that is not a task (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
     }
   });
-  return { tasks: out, clean };
+  return { tasks: out, clean, lines };
 }
 
 /**
@@ -200,27 +230,58 @@ function parseTasks(text: string, file: string, warn: (message: string) => void)
  * have written even if a writer died between its write and its check. Other runs (the seed's) are left as
  * they are. Returns whether it wrote.
  */
-export async function syncRunFiles(store: FileStore, run: string): Promise<boolean> {
+export async function syncRunFiles(store: FileStore, run: string, onKept: (message: string) => void = () => {}): Promise<boolean> {
   if (!(await store.exists(path.posix.join(run, WORK_DIR)))) return false;
   const text = await readTextIfExists(store, path.posix.join(run, RUN_FILES.tasks));
   const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
   if (!tasks.some((t) => t.verifier)) return false;
-  await syncResults(store, run, tasks.map((t) => t.task_id), new Map());
+  await syncResults(store, run, tasks.map((t) => t.task_id), new Map(), onKept);
   return true;
 }
 
-/** Writes `results.jsonl`: `{task_id, ok}` for each verified finished episode, in task order. */
+/**
+ * Writes `results.jsonl`: `{task_id, ok}` for each verified finished episode, in task order. A file there that says
+ * something the episodes do not (a line changed, lost or unreadable; lines still to come are no difference) is
+ * first copied to `_aside/` and named through `onKept`: derived, but never replaced without a word.
+ */
 export async function writeResults(
   store: FileStore,
   out: string,
   order: readonly string[],
   finished: ReadonlyMap<string, FinishedEpisode>,
+  onKept: (message: string) => void = () => {},
 ): Promise<number> {
-  const lines: string[] = [];
+  const results = new Map<string, boolean>();
   for (const id of order) {
     const ok = finished.get(id)?.ok;
-    if (ok !== undefined) lines.push(JSON.stringify({ task_id: id, ok }));
+    if (ok !== undefined) results.set(id, ok);
   }
-  await store.writeAtomic(path.posix.join(out, RUN_FILES.results), lines.map((l) => `${l}\n`).join(''));
-  return lines.length;
+  const file = path.posix.join(out, RUN_FILES.results);
+  const text = [...results].map(([id, ok]) => `${JSON.stringify({ task_id: id, ok })}\n`).join('');
+  const old = await readTextIfExists(store, file);
+  if (old !== null && old !== text) {
+    const differs = resultsDiffer(old, file, results);
+    if (differs !== undefined) {
+      const aside = path.posix.join(out, RUN_DIRS.aside, keptName(RUN_FILES.results, 'replaced'));
+      await store.writeAtomic(aside, old);
+      onKept(`${differs}; rewritten from the episodes, the old file kept in ${aside}`);
+    }
+  }
+  await store.writeAtomic(file, text);
+  return results.size;
+}
+
+// The first line of an existing results file that the episodes contradict (or that does not parse).
+function resultsDiffer(text: string, file: string, results: ReadonlyMap<string, boolean>): string | undefined {
+  let first: string | undefined;
+  const lines = parseJsonl(text, file, ResultLineSchema, {
+    lenient: true,
+    onIssue: (issue) => (first ??= `${file}:${issue.line}: ${issue.problem}`),
+  });
+  if (first !== undefined) return first;
+  const line = lines.findIndex((l) => results.get(l.task_id) !== l.ok);
+  if (line < 0) return undefined;
+  const { task_id: id, ok } = lines[line]!;
+  const now = results.get(id);
+  return `${file}: ${id} has ok ${JSON.stringify(ok)} there but ${now === undefined ? 'no verified finished episode' : `ok ${now} in its episode`}`;
 }

@@ -164,7 +164,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
   // A run of proposed tasks (no verifiers) gets no results file.
   const verifying = runTasks.some((t) => t.verifier);
-  const saveResults = serial(() => syncResults(store, out, order, finished));
+  const saveResults = serial(() => syncResults(store, out, order, finished, (message) => emit({ type: 'warning', message })));
   if (verifying) await saveResults();
   const todo = mine.filter((t) => !finished.has(t.task_id));
   const skipped = mine.length - todo.length;

@@ -51,10 +51,15 @@ export function parseJsonAs<S extends z.ZodType>(schema: S, text: string, where:
   return parseWith(schema, JSON.parse(JSON.stringify(parseJsonText(text, where))) as unknown, where);
 }
 
-/** Parses JSON text as Python would; a syntax error throws an {@link InputError} with the line. */
+/**
+ * Parses JSON text as Python would; a syntax error throws an {@link InputError} with the line. A UTF-8 BOM at the
+ * start of a file (a whole document, or its first line) is skipped, as Python's `utf-8-sig` reading does: a file
+ * written by a Windows tool or `open(..., encoding="utf-8-sig")` is read, not refused.
+ */
 export function parseJsonText(text: string, where: InputLocation): unknown {
+  const bom = text.charCodeAt(0) === 0xfeff && (where.line === undefined || where.line === 1);
   try {
-    return parsePyJson(text);
+    return parsePyJson(bom ? text.slice(1) : text);
   } catch (error) {
     if (error instanceof PyJsonError) {
       const line = where.line ?? error.lineno;

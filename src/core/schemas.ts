@@ -6,6 +6,13 @@
  */
 import { z } from 'zod';
 import { isPlainName } from './names';
+import { PyFloat } from './py/float';
+
+// Python's json reads `2.0`, `NaN` and `Infinity` as floats, which the reader keeps as PyFloat (to write `2.0` back);
+// where the schema wants a number, it is that float's value, as Python would use it.
+const pyFloatValue = (value: unknown): unknown => (value instanceof PyFloat ? value.value : value);
+/** A number as Python reads it from JSON (`2.0` too); `check` applies to its value. */
+const pyNumber = <T extends z.ZodType<number>>(check: T) => z.preprocess(pyFloatValue, check);
 
 /** A JSON value whose content the pipeline passes through (request bodies, row values, API responses). */
 export const JsonValueSchema: z.ZodType<unknown> = z.unknown();
@@ -230,9 +237,14 @@ export type Outcome = z.infer<typeof OutcomeSchema>;
 export const EpisodeSchema = z.looseObject({
   task: TaskSchema,
   outcome: OutcomeSchema,
-  steps: z.number().int().nonnegative(),
+  steps: pyNumber(z.number().int().nonnegative()),
   answer: z.string().nullable().default(null),
-  timings: z.looseObject({ started: z.string(), ended: z.string(), ms: z.number().nonnegative() }),
+  // A duration: Python may write NaN or Infinity there (a clock it could not read), and reads them back.
+  timings: z.looseObject({
+    started: z.string(),
+    ended: z.string(),
+    ms: pyNumber(z.custom<number>((v) => typeof v === 'number' && !(v < 0), 'expected a duration in ms (a number >= 0, NaN or Infinity)')),
+  }),
   model: z.string().nullable().default(null),
   error: z.string().nullable().default(null),
 });
@@ -268,7 +280,7 @@ export type ResultLine = z.infer<typeof ResultLineSchema>;
 /** `<run>_judge/<task_id>.json`: written only when the judge gave a verdict. */
 export const JudgeRecordSchema = z.looseObject({
   task_id: z.string().min(1),
-  predicted_label: z.union([z.literal(0), z.literal(1)]),
+  predicted_label: pyNumber(z.union([z.literal(0), z.literal(1)], { error: 'expected the number 0 or 1' })),
   verdict: z.boolean(),
   response: z.string().nullable(),
   model: z.string(),

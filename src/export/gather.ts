@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../core/errors';
-import { readTextIfExists, type FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
 import { isPlainName } from '../core/names';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
@@ -64,12 +64,15 @@ export async function planEpisodes(
       results,
     });
     const screenshots: string[] = [];
+    const links = await symbolicLinksIn(store, path.posix.join(dir, 'screenshots'));
     for (let i = 0; i < episode.steps; i++) {
       const file = path.posix.join(dir, 'screenshots', `step_${i}.png`);
+      if (links.has(path.posix.basename(file))) throw new InputError({ file }, `episode ${entry.name}: ${SYMBOLIC_LINK_PROBLEM}`);
       if (!(await store.exists(file))) throw new InputError({ file }, `episode ${entry.name}: missing screenshot of step ${i}`);
       screenshots.push(file);
     }
     const final = path.posix.join(dir, 'final.png');
+    if ((await symbolicLinksIn(store, dir)).has('final.png')) throw new InputError({ file: final }, `episode ${entry.name}: ${SYMBOLIC_LINK_PROBLEM}`);
     out.push({ dir, episode, record, provenance, screenshots, final: (await store.exists(final)) ? final : null });
   }
   return out;
@@ -102,9 +105,11 @@ export async function planSteps(
     }
     await checkCopy(store, planned, dir, recorded.get(taskId));
     const rows = await readStepRows(store, dir, taskId);
+    const links = await symbolicLinksIn(store, dir);
     for (const [i, row] of rows.entries()) {
       for (const image of row.images) {
         const file = path.posix.join(dir, image);
+        if (links.has(image)) throw new InputError({ file, line: i + 1 }, `episode ${taskId}: ${SYMBOLIC_LINK_PROBLEM}`);
         if (!isPlainName(image) || !(await store.exists(file))) {
           throw new InputError({ file, line: i + 1 }, `episode ${taskId}: missing screenshot ${image} of row ${i + 1}`);
         }

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { EPISODE_FILES, JUDGE_FILES } from './layout';
 import type { FileStore } from './types';
-import { isNotFound } from './types';
+import { guardText, isNotFound } from './types';
 import { assertPlainName } from '../core/names';
 import { EpisodeBindingSchema } from '../core/schemas';
 
@@ -68,7 +68,8 @@ export async function episodeIdOf(store: FileStore, episodeDir: string): Promise
 
 /** The digest of a judge record file's bytes, as a binding names it. */
 export function recordDigest(record: string | Uint8Array): string {
-  return digest([record]);
+  // Of the text as the store writes it (keys removed), so the binding names the record on disk.
+  return digest([guardText(record)]);
 }
 
 /** `<judgeDir>/_episodes/<task_id>.json`. */

@@ -1,7 +1,7 @@
 /** An in-memory file store for tests and notebooks. @module */
 import path from 'node:path';
 import { compareCodePoints } from '../core/py/text';
-import { notFound, type DirEntry, type FileStore } from './types';
+import { guardText, notFound, type DirEntry, type FileStore } from './types';
 
 /** A {@link FileStore} in memory, with its files exposed for tests. */
 export interface MemoryStore extends FileStore {
@@ -50,12 +50,12 @@ export function memoryStore(initial: Record<string, string | Uint8Array> = {}): 
       }
       return [...out.values()].sort((a, b) => compareCodePoints(a.name, b.name));
     },
-    writeAtomic: async (p, data) => put(p, data),
+    writeAtomic: async (p, data) => put(p, guardText(data)),
     async appendLines(p, lines) {
       if (lines.length === 0) return;
       const key = norm(p);
       const old = files.get(key) ?? new Uint8Array();
-      const add = encoder.encode(lines.map((l) => `${l}\n`).join(''));
+      const add = encoder.encode(guardText(lines.map((l) => `${l}\n`).join('')));
       const both = new Uint8Array(old.length + add.length);
       both.set(old);
       both.set(add, old.length);
@@ -84,7 +84,7 @@ export function memoryStore(initial: Record<string, string | Uint8Array> = {}): 
     },
     async createExclusive(p, data) {
       if (await store.exists(p)) return false;
-      put(p, data);
+      put(p, guardText(data));
       return true;
     },
     async rename(from, to) {

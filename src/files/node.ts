@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { compareCodePoints } from '../core/py/text';
-import type { CopyMode, DirEntry, FileStore } from './types';
+import { SYMBOLIC_LINK_PROBLEM, guardText, namedIsDirectory, type CopyMode, type DirEntry, type FileStore } from './types';
 
 /**
  * A {@link FileStore} over `node:fs`. Relative paths resolve against the process's working directory.
@@ -26,24 +26,24 @@ export function nodeStore(): FileStore {
         throw error;
       }
       return entries
-        .map((e): DirEntry => ({ name: e.name, isDirectory: e.isDirectory() }))
+        .map((e): DirEntry => ({ name: e.name, isDirectory: e.isDirectory(), ...(e.isSymbolicLink() ? { isSymbolicLink: true } : {}) }))
         .sort((a, b) => compareCodePoints(a.name, b.name));
     },
     async writeAtomic(p, data) {
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
       const tmp = `${p}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
       try {
-        await fs.promises.writeFile(tmp, data);
+        await fs.promises.writeFile(tmp, guardText(data));
         await fs.promises.rename(tmp, p);
       } catch (error) {
         await fs.promises.rm(tmp, { force: true });
-        throw error;
+        throw namedIsDirectory(error, p);
       }
     },
     async appendLines(p, lines) {
       if (lines.length === 0) return;
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
-      await fs.promises.appendFile(p, lines.map((l) => `${l}\n`).join(''));
+      await fs.promises.appendFile(p, guardText(lines.map((l) => `${l}\n`).join('')));
     },
     copyDir: async (src, dst, options) => copyTree(src, dst, options?.mode ?? 'link'),
     remove: (p) => fs.promises.rm(p, { recursive: true, force: true }),
@@ -54,7 +54,7 @@ export function nodeStore(): FileStore {
     async createExclusive(p, data) {
       await fs.promises.mkdir(path.dirname(p), { recursive: true });
       const tmp = `${p}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-      await fs.promises.writeFile(tmp, data);
+      await fs.promises.writeFile(tmp, guardText(data));
       try {
         await fs.promises.link(tmp, p);
         return true;
@@ -77,9 +77,15 @@ function copyTree(src: string, dst: string, mode: CopyMode): void {
   for (const entry of fs.readdirSync(src, { withFileTypes: true })) {
     const from = path.join(src, entry.name);
     const to = path.join(dst, entry.name);
+    if (entry.isSymbolicLink()) throw symbolicLinkError(from);
     if (entry.isDirectory()) copyTree(from, to, mode);
     else placeFile(from, to, mode);
   }
+}
+
+// A link may point out of the run; a copy would take in whatever it points at.
+function symbolicLinkError(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${file}: ${SYMBOLIC_LINK_PROBLEM}`), { code: 'ESYMLINK', path: file });
 }
 
 // A hard link where the file system allows, else a copy-on-write clone, else a plain copy; an existing target

@@ -1,4 +1,6 @@
 /** The file-store interface every step reads and writes through. @module */
+import { InputError } from '../core/errors';
+import { redactKnownSecrets } from '../core/secrets';
 
 /** An entry of a directory listing. */
 export interface DirEntry {
@@ -6,6 +8,8 @@ export interface DirEntry {
   readonly name: string;
   /** Whether it is a directory (else a file or other entry). */
   readonly isDirectory: boolean;
+  /** Whether it is a symbolic link (never followed out of a run: rows, export). Stores without links leave it out. */
+  readonly isSymbolicLink?: boolean;
 }
 
 /** How {@link FileStore.copyDir} places files: hard links where the file system allows, else copies. */
@@ -28,7 +32,10 @@ export interface FileStore {
   writeAtomic(path: string, data: string | Uint8Array): Promise<void>;
   /** Appends each line plus `\n` in one write, creating the file and its parents. */
   appendLines(path: string, lines: readonly string[]): Promise<void>;
-  /** Copies a directory tree into `dst` (merged, files overwritten); `link` uses hard links where possible. */
+  /**
+   * Copies a directory tree into `dst` (merged, files overwritten); `link` uses hard links where possible. A
+   * symbolic link is never followed nor copied: the copy fails naming it (`code` `ESYMLINK`).
+   */
   copyDir(src: string, dst: string, options?: { mode?: CopyMode }): Promise<void>;
   /** Removes a file or a directory tree; nothing happens when it does not exist. */
   remove(path: string): Promise<void>;
@@ -59,12 +66,34 @@ export function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 }
 
-/** The file's text, or `null` when it does not exist (other errors are thrown). */
+/** The file's text, or `null` when it does not exist (a directory there is an {@link InputError}; other errors are thrown). */
 export async function readTextIfExists(store: FileStore, path: string): Promise<string | null> {
   try {
     return await store.readText(path);
   } catch (error) {
     if (isNotFound(error)) return null;
-    throw error;
+    throw namedIsDirectory(error, path);
   }
 }
+
+/** A file path that is a directory (`EISDIR`), as an {@link InputError} naming it; any other error as it is. */
+export function namedIsDirectory(error: unknown, path: string): unknown {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'EISDIR' ? new InputError({ file: path }, "is a directory, not a file: give a file's path", { cause: error }) : error;
+}
+
+/**
+ * Text about to be written, without any API key the process holds (see `rememberSecret`): the last guard behind
+ * the adapters, which already drop keys from replies. Bytes (screenshots) are written as they are.
+ */
+export function guardText<T extends string | Uint8Array>(data: T): T {
+  return (typeof data === 'string' ? redactKnownSecrets(data) : data) as T;
+}
+
+/** The names of `dir`'s entries that are symbolic links (a file there may point anywhere on the machine). */
+export async function symbolicLinksIn(store: FileStore, dir: string): Promise<Set<string>> {
+  return new Set((await store.list(dir)).filter((e) => e.isSymbolicLink).map((e) => e.name));
+}
+
+/** The problem of a symbolic link found where the library expects a file of the run. */
+export const SYMBOLIC_LINK_PROBLEM = 'a symbolic link, never followed (it may point out of the run): replace it with the file';

@@ -3,6 +3,7 @@
  * how long the server asked us to wait, and a message with every key-like string scrubbed out.
  * @module
  */
+import { REDACTED, redactSecrets } from '../core/secrets';
 import { LLMError } from './types';
 
 /** Who was called, and the secrets that must never appear in an error. */
@@ -137,7 +138,6 @@ export function assertApiUrl(url: string, context: { provider: string; model: st
   }
 }
 
-const REDACTED = '[REDACTED]';
 const KEY_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/([?&](?:key|api[_-]?key|access_token|token)=)[^&#\s"'<>]+/gi, `$1${REDACTED}`],
   [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
@@ -153,55 +153,9 @@ const KEY_PATTERNS: ReadonlyArray<[RegExp, string]> = [
  * hex, `+` for spaces), JSON-escaped, and base64 (standard and URL-safe, at any alignment inside a longer run).
  */
 export function scrubSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    for (const form of secretForms(secret)) out = out.split(form).join(REDACTED);
-  }
+  let out = redactSecrets(text, secrets);
   for (const [pattern, replacement] of KEY_PATTERNS) out = out.replace(pattern, replacement);
   return out;
-}
-
-const formCache = new Map<string, readonly string[]>();
-
-/** A secret's spellings, longest first so that a longer form is replaced before a raw copy inside it. */
-function secretForms(secret: string): readonly string[] {
-  const cached = formCache.get(secret);
-  if (cached) return cached;
-  const url = encodeURIComponent(secret);
-  const json = JSON.stringify(secret).slice(1, -1);
-  const forms = new Set<string>([
-    secret,
-    url,
-    url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
-    url.replace(/%20/g, '+'),
-    encodeURI(secret),
-    json,
-    json.replace(/\//g, '\\/'),
-    json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    ...base64Forms(secret),
-  ]);
-  const list = [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
-  if (formCache.size < 64) formCache.set(secret, list);
-  return list;
-}
-
-/**
- * The secret's base64 at each of the three byte alignments it can have inside a longer encoded text, keeping only
- * the characters that depend on the secret's bytes alone (so the match holds whatever surrounds it).
- */
-function base64Forms(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const forms: string[] = [];
-  for (let pad = 0; pad < 3; pad++) {
-    const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
-    const start = Math.ceil((pad * 8) / 6);
-    const end = Math.floor(((pad + bytes.length) * 8) / 6);
-    const core = encoded.slice(start, end);
-    // Short cores would match ordinary text; a secret of a few bytes is still removed raw.
-    if (core.length >= 8) forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return forms;
 }
 
 /**

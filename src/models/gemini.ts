@@ -4,6 +4,7 @@
  * @module
  */
 import type { GenerateContentConfig, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
+import { rememberSecret, redactKnownSecrets } from '../core/secrets';
 import { assertApiUrl, statusCapturingFetch } from './errors';
 import { encodeCallImages } from './images';
 import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
@@ -46,6 +47,7 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
       { provider: 'gemini', model, isRetryable: false },
     );
   }
+  rememberSecret(apiKey);
   const keySource = options.keySource ?? (options.apiKey !== undefined ? 'the apiKey option' : keyEnv);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (options.baseUrl !== undefined) assertApiUrl(options.baseUrl, { provider: 'gemini', model, what: 'the base URL' });
@@ -87,7 +89,8 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
           }),
         context,
       );
-      return { text: replyText(response, model), usage: usageOf(response), model };
+      // A proxy or model may echo the key back in a successful reply: it never reaches a task, record or row.
+      return { text: redactKnownSecrets(replyText(response, model)), usage: usageOf(response), model };
     },
   };
 }

@@ -10,6 +10,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { rememberSecret, redactKnownSecrets } from '../core/secrets';
 import { assertApiUrl, jsonCheckingFetch } from './errors';
 import { encodeCallImages, type EncodedImage } from './images';
 import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
@@ -52,6 +53,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
   const env = options.env ?? process.env;
   const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY';
   const apiKey = options.apiKey ?? env[keyEnv] ?? 'EMPTY';
+  rememberSecret(apiKey);
   const keySource =
     options.keySource ??
     (options.apiKey !== undefined ? 'the apiKey option' : env[keyEnv] ? keyEnv : `the API key (none was sent: set ${keyEnv})`);
@@ -91,7 +93,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
           () => sdk.chat.completions.create(body, link ? { signal: link.signal } : undefined),
           context,
         );
-        return { text: replyContent(response, provider, model), usage: usageOf(response), model };
+        // A proxy or model may echo the key back in a successful reply: it never reaches an episode or row.
+        return { text: redactKnownSecrets(replyContent(response, provider, model)), usage: usageOf(response), model };
       } finally {
         link?.unlink();
       }

@@ -13,7 +13,7 @@ import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '.
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, ROWS_FILES, rowsReportFile } from '../files/layout';
 import { nodeStore } from '../files/node';
-import { readTextIfExists, type FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, type FileStore } from '../files/types';
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
@@ -93,6 +93,10 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   ids.forEach((id, i) => {
     const c = found[i];
     if (c === undefined) return;
+    if (c.missing !== undefined) {
+      options.onEvent?.({ type: 'warning', message: c.missing });
+      return;
+    }
     if (c.skip !== undefined) {
       skipped.push({ taskId: id, reason: c.skip });
       options.onEvent?.({ type: 'skipped', taskId: id, reason: c.skip });
@@ -202,6 +206,8 @@ interface Candidate {
   readonly skip?: string;
   /** Its judge record has no episode identity. */
   readonly unbound?: boolean;
+  /** Why this judged success is no candidate at all (no rows file, as the seed reads it). */
+  readonly missing?: string;
 }
 
 // A judged success with a rows file, its rows parsed; undefined for any other task.
@@ -211,12 +217,16 @@ async function candidateRows(store: FileStore, run: string, judgeDir: string, ta
   const dir = rowsDir(run, taskId);
   const file = path.posix.join(dir, ROWS_FILES.rows);
   const text = await readTextIfExists(store, file);
-  if (text === null) return undefined;
+  // Not a candidate, as in the seed (its report stays the seed's), but named.
+  if (text === null) return { rows: 0, missing: `${file}: missing: a judged success without rows (the episode was not recorded whole): not a candidate` };
   const state = await judgeRecordState(store, judgeDir, taskId, await episodeIdOf(store, path.posix.join(run, taskId)));
   if (state === 'stale') {
     return { rows: 0, skip: `${judgeDir}/${taskId}.json: judged another recording of the episode; judge the run again` };
   }
-  const problem = rowsProblem(text, file, new Set((await store.list(dir)).filter((e) => !e.isDirectory).map((e) => e.name)));
+  const entries = await store.list(dir);
+  const link = entries.find((e) => e.isSymbolicLink);
+  if (link) return { rows: 0, skip: `${path.posix.join(dir, link.name)}: ${SYMBOLIC_LINK_PROBLEM}` };
+  const problem = rowsProblem(text, file, new Set(entries.filter((e) => !e.isDirectory).map((e) => e.name)));
   if (problem !== undefined) return { rows: 0, skip: problem };
   return { rows: countNonBlankLines(text), unbound: state === 'unbound' };
 }

@@ -64,7 +64,8 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   const { run } = options;
   const store = options.store ?? nodeStore();
   if (options.shard && options.shard.count > 1) return { report: null, judged: await runJudge({ ...options, store }), pairs: [] };
-  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it
+  // The whole run's results, however many processes attempted it; a file that said otherwise is kept and named.
+  await syncRunFiles(store, run, (message) => options.onEvent?.({ type: 'warning', message }));
   const results = await readVerifierResults(store, run, options);
   const judged = await runJudge({ ...options, store });
   const pairs = (

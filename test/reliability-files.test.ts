@@ -1,0 +1,183 @@
+/**
+ * Files as a long run meets them: JSON written by Python (`NaN`, `Infinity`, `2.0`, a UTF-8 BOM) read as Python
+ * reads it, symbolic links never followed out of the run, a derived file that said otherwise kept aside and named,
+ * and every odd file a clear error or a named skip. Through the public API; fixtures made here.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError, fakeLLM, nodeStore, runAttempt, runJudge, runPropose, runRows, runValidate, memorySource, type JudgeEvent, type RowsEvent, type Task } from '../src/index';
+import { scanRun } from '../src/attempt/run-dir';
+import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
+
+const store = nodeStore();
+const ID = 'tg-shop-00000001';
+const TASK: Task = {
+  kind: 'proposed', task_id: ID, site: 'shop', sites: ['shop'], macro: 'proposed', macros: [],
+  instruction: 'buy a lamp', start_path: '/sites/shop/', task_kind: 'action', verifier: null,
+};
+const BOM = '\ufeff';
+
+// episode.json as Python's json.dumps writes it: floats for counts and times, NaN where a clock failed.
+function pythonEpisode(task: object = TASK, ms = 'NaN'): string {
+  return `{"task": ${JSON.stringify(task)}, "outcome": "done", "steps": 2.0, "answer": null, "timings": {"started": "a", "ended": "b", "ms": ${ms}}, "model": "m", "error": null, "score": -Infinity}\n`;
+}
+
+describe('JSON written by Python', () => {
+  it('keeps a finished episode whose episode.json has NaN, Infinity, 2.0 or a BOM: not quarantined, not run again', async () => {
+    const run = await tempDir('files-py-');
+    const ids = ['tg-shop-00000001', 'tg-shop-00000002', 'tg-shop-00000003'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}' })));
+    await fs.writeFile(path.join(run, ids[0]!, 'episode.json'), pythonEpisode({ ...TASK, task_id: ids[0] }));
+    await fs.writeFile(path.join(run, ids[1]!, 'episode.json'), BOM + pythonEpisode({ ...TASK, task_id: ids[1] }, 'Infinity'));
+    await fs.writeFile(path.join(run, ids[2]!, 'episode.json'), pythonEpisode({ ...TASK, task_id: ids[2] }, '-1'));
+    const warnings: string[] = [];
+    const finished = await scanRun(store, run, ids, { onWarning: (m) => warnings.push(m) });
+    expect([...finished.keys()]).toEqual(ids.slice(0, 2));
+    expect(finished.get(ids[0]!)!.episode).toMatchObject({ steps: 2, timings: { ms: Number.NaN } });
+    // A negative duration is still a bad file, named with its field.
+    expect(warnings).toEqual([expect.stringContaining(`${run}/${ids[2]}/episode.json: timings.ms: expected a duration in ms`)]);
+    expect(await fs.readdir(run)).toEqual(expect.arrayContaining([ids[0], ids[1], '_quarantine']));
+  });
+
+  it('judges grade_inputs.json with a BOM and NaN as Python would: the same prompt, NaN printed as json.dumps does', async () => {
+    const run = await tempDir('files-py-');
+    const inputs = '{"answer": "x", "changes": [{"table": "t", "changed": {"price": [NaN, Infinity]}, "n": 2.0}]}';
+    await writeRun(run, [
+      { taskId: 'tg-shop-00000001', gradeInputs: inputs },
+      { taskId: 'tg-shop-00000002', gradeInputs: BOM + inputs },
+    ], [{ task_id: 'tg-shop-00000001', instruction: 'x' }, { task_id: 'tg-shop-00000002', instruction: 'x' }]);
+    const llm = fakeLLM({ replies: () => '{"verdict": "SUCCESS"}' });
+    const result = await runJudge({ run, llm, workers: 1 });
+    expect(result.records).toHaveLength(2);
+    const prompts = llm.calls.map((c) => c.prompt);
+    expect(prompts[0]).toBe(prompts[1]);
+    expect(prompts[0]).toContain('create t (None): {"price": [NaN, Infinity]}\n');
+  });
+
+  it('reads judge records and results.jsonl with a BOM and a label written 1.0; a label that is not a number is named', async () => {
+    const run = await tempDir('files-py-');
+    const ids = ['shop-1', 'shop-2'];
+    await writeRun(run, [
+      { taskId: ids[0]!, gradeInputs: '{}', record: BOM + recordText(ids[0]!, 1).replace('"predicted_label": 1', '"predicted_label": 1.0') },
+      { taskId: ids[1]!, gradeInputs: '{}', record: recordText(ids[1]!, 0) },
+    ], [{ task_id: ids[0], instruction: 'a' }, { task_id: ids[1], instruction: 'b' }]);
+    await fs.writeFile(path.join(run, 'results.jsonl'), `${BOM}{"task_id": "shop-1", "ok": true}\n{"task_id": "shop-2", "ok": false}\n`);
+    const llm = fakeLLM({ replies: () => '{"verdict": "SUCCESS"}' });
+    const { report } = await runValidate({ run, llm });
+    expect(llm.calls).toHaveLength(0);
+    expect(report.overall).toMatchObject({ episodes: 2, tp: 1, tn: 1 });
+
+    // A record the seed or a script wrote (no episode identity), its label a string.
+    await fs.rm(`${run}_judge/_episodes`, { recursive: true });
+    await fs.writeFile(path.join(`${run}_judge`, 'shop-2.json'), recordText(ids[1]!, 0).replace('"predicted_label": 0', '"predicted_label": "yes"'));
+    const error = await runValidate({ run, llm }).catch((e: unknown) => e);
+    expect(llm.calls).toHaveLength(0);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(`${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1`);
+    await expect(runRows({ run, out: `${run}-rows`, tasks: ids.map((task_id) => ({ task_id, site: 'shop' })) })).rejects.toThrow(
+      `${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1`,
+    );
+  });
+});
+
+describe('symbolic links', () => {
+  it('never copies a screenshot that links out of the run into the rows: the episode is skipped, named', async () => {
+    const run = await tempDir('files-link-');
+    const ids = ['tg-a-00000001', 'tg-b-00000001'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, rows: rowsText(2, taskId), record: recordText(taskId, 1) })));
+    const outside = path.join(await tempDir('files-outside-'), 'secret.png');
+    await fs.writeFile(outside, 'private bytes from outside the run');
+    const shot = path.join(run, ids[0]!, 'rows', 'step_1.png');
+    await fs.rm(shot);
+    await fs.symlink(outside, shot);
+    const out = `${run}-rows`;
+    const events: RowsEvent[] = [];
+    const result = await runRows({ run, out, tasks: ids.map((task_id) => ({ task_id, site: task_id.split('-')[1]! })), onEvent: (e) => events.push(e) });
+    const reason = `${shot}: a symbolic link, never followed (it may point out of the run): replace it with the file`;
+    expect(result.skipped).toEqual([{ taskId: ids[0], reason }]);
+    expect(events).toContainEqual({ type: 'skipped', taskId: ids[0], reason });
+    expect((await fs.readdir(out)).sort()).toEqual(['_report.json', ids[1]]);
+    // Nothing under the rows dir is a link or holds the outside file's bytes.
+    for (const name of await fs.readdir(out, { recursive: true })) {
+      const file = path.join(out, name);
+      expect((await fs.lstat(file)).isSymbolicLink()).toBe(false);
+      if ((await fs.stat(file)).isFile()) expect(await fs.readFile(file, 'utf8')).not.toContain('private bytes');
+    }
+  });
+});
+
+describe('derived files', () => {
+  it('validate keeps a results.jsonl that says otherwise than the episodes aside, names it, and rewrites it', async () => {
+    const run = await tempDir('files-results-');
+    const verified = (id: string, ok: boolean) => ({ ...TASK, task_id: id, verifier: { answer: { type: 'exact', value: 'x' } }, ok });
+    const ids = ['shop-1', 'shop-2'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{}', record: recordText(taskId, 1) })),
+      ids.map((id) => verified(id, true)));
+    for (const [i, id] of ids.entries()) {
+      const { ok, ...task } = verified(id, i === 0);
+      await fs.writeFile(path.join(run, id, 'episode.json'), `${JSON.stringify({ task, outcome: 'done', steps: 1, answer: 'x', timings: { started: 'a', ended: 'b', ms: 1 }, model: 'm', error: null, ok })}\n`);
+    }
+    await fs.mkdir(path.join(run, '_work'));
+    const old = '{"task_id": "shop-1", "ok": true}\n{"task_id": "shop-2", "ok": true}\n';
+    await fs.writeFile(path.join(run, 'results.jsonl'), old);
+    const events: JudgeEvent[] = [];
+    const { report } = await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }), onEvent: (e) => events.push(e) });
+    expect(report.overall).toMatchObject({ episodes: 2, tp: 1, fp: 1 });
+    const aside = (await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.replaced.'));
+    expect(aside).toHaveLength(1);
+    expect(await fs.readFile(path.join(run, '_aside', aside[0]!), 'utf8')).toBe(old);
+    expect(events).toContainEqual({
+      type: 'warning',
+      message: `${run}/results.jsonl: shop-2 has ok true there but ok false in its episode; rewritten from the episodes, the old file kept in ${run}/_aside/${aside[0]}`,
+    });
+    // Written again from the same episodes: nothing differs, nothing more kept.
+    await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }) });
+    expect((await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.'))).toHaveLength(1);
+  });
+});
+
+describe('every odd file named', () => {
+  it('rows: a judged success without rows/ is named (not a candidate, as in the seed, whose report stays the same)', async () => {
+    const run = await tempDir('files-odd-');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{}', record: recordText(ID, 1) }]);
+    const events: RowsEvent[] = [];
+    const result = await runRows({ run, out: `${run}-rows`, tasks: [{ task_id: ID, site: 'shop' }], onEvent: (e) => events.push(e) });
+    expect(result.report).toMatchObject({ candidates: 0, selected_trajectories: 0 });
+    expect(events).toContainEqual({
+      type: 'warning',
+      message: `${run}/${ID}/rows/rows.jsonl: missing: a judged success without rows (the episode was not recorded whole): not a candidate`,
+    });
+  });
+
+  it('an episode.json that names another task is kept aside, named, and the episode redone', async () => {
+    const run = await tempDir('files-odd-');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{}' }]);
+    await fs.writeFile(path.join(run, ID, 'episode.json'), pythonEpisode({ ...TASK, task_id: 'tg-shop-99999999' }, '5'));
+    const warnings: string[] = [];
+    const finished = await scanRun(store, run, [ID], { onWarning: (m) => warnings.push(m) });
+    expect(finished.size).toBe(0);
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^${run}/${ID}/episode.json: task.task_id: names task tg-shop-99999999, not ${ID}; the episode is redone and the old one kept in ${run}/_quarantine/`))]);
+  });
+
+  it('a --tasks file that gives an attempted task another instruction is refused, naming file, line and field', async () => {
+    const run = await tempDir('files-odd-');
+    await writeRun(run, [], [TASK]);
+    const changed = { ...TASK, instruction: 'sell the lamp' };
+    const error = await runAttempt({ tasks: [changed], policy: { name: 'none', decide: () => Promise.reject(new Error('not called')) }, source: { baseUrl: 'http://127.0.0.1:9' }, out: run }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(
+      `${run}/tasks.jsonl:1: instruction: task ${ID} is "buy a lamp" in the run but "sell the lamp" now: a run's task never changes; use another --out for the new tasks`,
+    );
+  });
+
+  it('an out path that is a directory is a clear error, not a raw EISDIR', async () => {
+    const dir = await tempDir('files-odd-');
+    const source = memorySource({ sitemaps: { shop: '{"pages": [{"path": "/sites/shop/"}], "controls": []}' }, pages: { '/sites/shop/': '<h1>Shop</h1>' } });
+    const llm = fakeLLM({ replies: ['{"tasks": []}'] });
+    const error = await runPropose({ sites: ['shop'], source, llm, out: dir, perSite: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(`${dir}: is a directory, not a file: give a file's path`);
+    expect(llm.calls).toHaveLength(0);
+  });
+});
