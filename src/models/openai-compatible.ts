@@ -74,7 +74,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
     provider,
     modelId: model,
     endpoint: baseURL,
-    async check(call: { readonly signal?: AbortSignal } = {}): Promise<void> {
+    async check(call: { readonly signal?: AbortSignal } = {}): Promise<string> {
       const context: CallContext = { provider, model, secrets: [apiKey], signal: call.signal, keySource, timeoutMs, endpoint: baseURL };
       const sdk = await (client ??= connect());
       let served: string[];
@@ -82,12 +82,16 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
         const page = await sdk.models.list(call.signal ? { signal: call.signal } : undefined);
         served = page.data.map((m) => m.id);
       } catch (error) {
-        throw toLLMError(error, context);
+        const failure = toLLMError(error, context);
+        // A server without a model list (some proxies) answers, but cannot say what it serves.
+        if (failure.status === 404) return 'the server answers; it has no model list, so the model is not checked';
+        throw failure;
       }
       if (!served.includes(model)) {
         const hint = `name one of the models it serves (${served.join(', ') || 'none'}), or start the server with ${model}`;
         throw new LLMError(`${provider} model ${model}: ${baseURL} does not serve it; ${hint}`, { provider, model, isRetryable: false, status: 404, hint });
       }
+      return 'the server answers and serves it';
     },
     async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const context: CallContext = {

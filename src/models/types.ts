@@ -60,9 +60,10 @@ export interface LanguageModel {
   readonly endpoint?: string;
   /**
    * Checks without a paid call that the model can be reached (an OpenAI-compatible server answers `GET /models`
-   * and lists the model); rejects with an {@link LLMError} whose `hint` says what to do. Used by `preflight`.
+   * and lists the model); resolves with what it found, rejects with an {@link LLMError} whose `hint` says what
+   * to do. Used by `preflight`.
    */
-  check?(options?: { readonly signal?: AbortSignal }): Promise<void>;
+  check?(options?: { readonly signal?: AbortSignal }): Promise<string>;
   /** Sends one prompt and resolves with the reply, or rejects with an {@link LLMError}. */
   complete(prompt: string, options?: CompleteOptions): Promise<Completion>;
 }

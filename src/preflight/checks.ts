@@ -46,8 +46,7 @@ export async function checkModel(role: string, llm: LanguageModel, timeoutMs: nu
   const what = `${llm.provider} ${llm.modelId}${llm.endpoint ? ` at ${llm.endpoint}` : ''}`;
   if (!llm.check) return pass(name, `${what}: not called (a call is paid)`);
   try {
-    await llm.check({ signal: AbortSignal.timeout(timeoutMs) });
-    return pass(name, `${what}: the server answers and serves it`);
+    return pass(name, `${what}: ${await llm.check({ signal: AbortSignal.timeout(timeoutMs) })}`);
   } catch (error) {
     const hint = error instanceof LLMError && error.hint ? error.hint : `start its server, or fix its endpoint and model name`;
     return fail(name, `${what}: ${firstLine(describeError(error))}`, hint);
