@@ -47,8 +47,11 @@ export interface StageSetup {
 
 /** One field that differs: the recorded value, and the new one. */
 export interface SetupDifference {
+  /** The field's name, such as `model` or `max_steps`. */
   readonly field: string;
+  /** Its recorded value (`undefined`: the record has no such field). */
   readonly old: SetupValue | undefined;
+  /** Its value in the new set-up. */
   readonly new: SetupValue | undefined;
 }
 

@@ -146,8 +146,11 @@ export interface JudgeResult {
 
 /** Records of one model: how many, and how many say SUCCESS. */
 export interface ModelCount {
+  /** The model named in the records. */
   readonly model: string;
+  /** Its records. */
   readonly episodes: number;
+  /** Of them, those that say SUCCESS. */
   readonly success: number;
 }
 

@@ -15,6 +15,7 @@ import { LLMError, type LanguageModel } from '../models/types';
 export interface PreflightCheck {
   /** What was checked: `browser`, `model judge`, `site shop`, `out dir data/x`. */
   readonly name: string;
+  /** Whether it passed. */
   readonly ok: boolean;
   /** What was found. */
   readonly detail: string;
