@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { version } from '../package.json';
 import { register as registerAttempt } from './cli/attempt';
+import { register as registerDoctor } from './cli/doctor';
 import { register as registerExport } from './cli/export';
 import { register as registerJudge } from './cli/judge';
 import { register as registerJudgeLab } from './cli/judge-lab';
@@ -15,11 +16,11 @@ import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
 
 const program = new Command('taskgen')
-  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report, export')
+  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report, export, doctor')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -11,3 +11,4 @@ export { memoryStore, type MemoryStore } from './files/memory';
 export { judgeDirOf } from './files/layout';
 export { readJsonFile, readJsonl, parseJsonl, type JsonlIssue, type ReadJsonlOptions } from './core/io';
 export { episodeIdOf, judgedEpisodeIdOf } from './files/episode-id';
+export { SetupMismatchError, type SetupDifference, type SetupValue } from './files/setup';

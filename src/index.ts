@@ -117,6 +117,7 @@ export {
   SYSTEM_JUDGE,
   type JudgeOptions,
   type JudgeResult,
+  type ModelCount,
   type JudgeEvent,
   type JudgeEpisodeOptions,
   type JudgeOutcome,
@@ -195,6 +196,8 @@ export {
   type RowsStageSummary,
   type ReportStageSummary,
 } from './pipeline';
+// Check before spending: what a run will need (browser, models' servers, sites, out dirs), without a paid call.
+export { preflight, type PreflightOptions, type PreflightReport, type PreflightCheck } from './preflight';
 
 // Sharing the data: a run as a Hugging Face dataset (Parquet configs `steps` and `episodes`, a dataset card), with
 // the provenance of every row, and readers that load it back.
@@ -313,6 +316,8 @@ export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { OutsideSiteError } from './browser';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';
+export { PreflightError } from './preflight';
+export { SetupMismatchError, type SetupDifference, type SetupValue } from './files';
 export { UnsafeNameError, isPlainName, assertPlainName } from './core/names';
 
 // Types of every file format: `z.infer` of the zod schemas, which `miniweb-taskgen/schemas` exports.

@@ -14,4 +14,5 @@ export {
   type JudgeEvent,
   type JudgeOptions,
   type JudgeResult,
+  type ModelCount,
 } from './judge/run';

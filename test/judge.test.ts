@@ -268,7 +268,7 @@ describe('runJudge', () => {
     expect(first.summary).toEqual({ episodes: 5, success: 1, rate: 0.2, no_verdict: 2, errors: 0, judge: 'gemini-3.5-flash' });
     expect(formatJudgeSummary(first.summary)).toBe('{"episodes": 5, "success": 1, "rate": 0.2, "no_verdict": 2, "errors": 0, "judge": "gemini-3.5-flash"}');
     expect(first.records.map((r) => r.task_id)).toEqual(['tg-a-1', 'tg-a-2', 'tg-b-1', 'tg-b-2', 'tg-b-3']);
-    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['_episodes', 'tg-a-1.json', 'tg-b-1.json', 'tg-b-2.json']);
+    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['_episodes', '_setup', 'tg-a-1.json', 'tg-b-1.json', 'tg-b-2.json']);
 
     // An episode whose evidence breaks is an error; the rest are judged, and written records are kept.
     await fs.writeFile(path.join(run, 'tg-a-2', 'grade_inputs.json'), '{"log": [1]}');

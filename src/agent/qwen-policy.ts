@@ -74,6 +74,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
   return {
     name: 'qwen',
     model: llm.modelId,
+    ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
     async decide(input) {
       const user = agentUserPrompt({ ...input, historyLimit: options.historyLimit ?? 30 });
       const completion = await llm.complete(user, {

@@ -95,6 +95,8 @@ export interface Policy {
   readonly name: string;
   /** The model behind it, recorded in `episode.json`. */
   readonly model?: string;
+  /** The API root of its model, when it has one: recorded in the run's set-up. */
+  readonly endpoint?: string;
   /** The reply for this step. A rejection ends the episode unrecorded (a rerun tries it again). */
   decide(input: PolicyInput): Promise<PolicyDecision>;
 }

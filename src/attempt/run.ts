@@ -20,6 +20,8 @@ import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
 import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-boundary';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
+import { claimSetup, formatDifferences } from '../files/setup';
+import { attemptSetup, DEFAULT_MAX_STEPS } from './setup';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
@@ -66,6 +68,11 @@ export interface AttemptOptions {
    * still lists them all, so every shard writes the same run files. Default all tasks.
    */
   readonly shard?: Shard;
+  /**
+   * Add episodes to a run dir recorded with another set-up (policy, model, max steps, site prefix) on purpose.
+   * Default false: such a dir is refused before anything runs, the differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
 }
 
 /** Progress of an {@link runAttempt} run. */
@@ -157,6 +164,9 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
   // Every task's start page is checked before anything is written or launched.
   for (const task of unique) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const setup = await claimSetup({ store, dir: out, setup: attemptSetup({ policy: options.policy, maxSteps, baseUrl, sitePrefix: options.sitePrefix }), mix: options.mixSetup });
+  if (setup.moved.length) emit({ type: 'warning', message: `${out}: the run now runs elsewhere (${formatDifferences(setup.moved)}); same set-up, going on` });
   await store.mkdir(out);
   const mine = shardTasks(unique, options.shard);
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
@@ -230,7 +240,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             sitePrefix: prefixOf(task.site),
             store,
             dir: claim.staging,
-            maxSteps: options.maxSteps ?? 15,
+            maxSteps,
             timeoutMs,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),

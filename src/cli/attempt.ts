@@ -6,8 +6,10 @@
 import type { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { runAttempt, type AttemptEvent, type AttemptResult } from '../attempt/run';
+import { checkBeforeSpending } from './doctor';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { browserEvidence } from '../attempt/evidence';
-import { qwenPolicy } from '../agent/qwen-policy';
+import { qwenModel, qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from '../attempt/types';
@@ -26,6 +28,7 @@ import { loadSandbox } from './sandbox';
 export interface AttemptFlags extends ShardFlags {
   tasks: string;
   out: string;
+  mixSetup: boolean;
   concurrency: number;
   maxSteps: number;
   policy: 'qwen' | 'oracle';
@@ -70,7 +73,8 @@ export function register(program: Command): void {
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
-    .option('--no-progress', 'no progress bar');
+    .option('--no-progress', 'no progress bar')
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false);
   shardOptions(command).action(async (flags: AttemptFlags) => {
     await attemptAction(flags);
   });
@@ -100,6 +104,12 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
     });
     const policy = guardPolicy(flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags), guard);
     const evidence = kind === 'browser' ? browserEvidence() : sandbox!.evidence;
+    await checkBeforeSpending({
+      browser: {},
+      ...(flags.policy === 'oracle' ? {} : { models: [{ role: 'agent', llm: qwenModel({ baseURL: flags.endpoint, model: flags.model, apiKey: 'EMPTY', ...agentKey(flags) }) }] }),
+      sites: { baseUrl, sites: tasks.map((t) => t.site), sitePrefix: sitePrefixOf(flags.sitePrefix) },
+      outDirs: [flags.out],
+    });
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
@@ -137,6 +147,7 @@ async function runWithProgress(
       onEvent: printer.onEvent,
       signal: stop.signal,
       ...(run.shard ? { shard: run.shard } : {}),
+      ...(flags.mixSetup ? { mixSetup: true } : {}),
     });
   } finally {
     printer.stop();
@@ -239,4 +250,10 @@ function describePolicy(policy: Policy, flags: AttemptFlags): string {
 /** The policy with each step's model call watched by `guard`. */
 function guardPolicy(policy: Policy, guard: StageGuard): Policy {
   return { ...policy, decide: (input) => guard.run(() => policy.decide(input), input.task.task_id) };
+}
+
+// The agent endpoint's key for the model-list check, as the policy sends it.
+function agentKey(flags: AttemptFlags): { apiKey?: string } {
+  const apiKey = flags.apiKeyEnv ? process.env[flags.apiKeyEnv] : undefined;
+  return apiKey ? { apiKey } : {};
 }

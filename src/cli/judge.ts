@@ -5,6 +5,9 @@
  */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import { checkBeforeSpending } from './doctor';
+import { judgeDirOf } from '../files/layout';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { formatFailure } from '../models/failures';
 import { runJudge, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeOptions, type JudgeResult } from '../judge/run';
 import { PRESET_NAMES, loadVariant, type JudgeVariant } from '../judge/variant';
@@ -27,6 +30,7 @@ export interface JudgeFlags extends ShardFlags {
   timeout: number;
   variant?: string;
   progress: boolean;
+  mixSetup: boolean;
 }
 
 /** Adds the flags `judge` and `validate` share. */
@@ -41,7 +45,8 @@ export function judgeOptions(command: Command): Command {
     .option(
       '--variant <name|file.json>',
       `a judge variant: a preset (${PRESET_NAMES.join(', ')}) or a variant file; other than seed, records go to <run>_judge/lab/<name>/`,
-    );
+    )
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false);
 }
 
 /** The judge model the flags (or the variant, when it names one) name, metered, with its description printed on stderr. */
@@ -71,6 +76,7 @@ export async function judgePass(flags: JudgeFlags): Promise<{ options: Omit<Judg
     variant,
     onEvent: printer.onEvent,
     ...(sharded ? { shard: sharded.shard } : {}),
+    ...(flags.mixSetup ? { mixSetup: true } : {}),
   };
   return { options, meter, stop: printer.stop };
 }
@@ -149,6 +155,7 @@ export function register(program: Command): void {
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
+    await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: [judgeDirOf(run)] });
     const result = await runJudge({ run, ...options }).finally(stop);
     process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);

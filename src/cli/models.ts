@@ -7,7 +7,7 @@ import { scrubSecrets } from '../models/errors';
 import { DEFAULT_GEMINI_MODEL, GEMINI_KEY_ENV, gemini } from '../models/gemini';
 import { openaiCompatible } from '../models/openai-compatible';
 import type { AdapterOptions } from '../models/retry';
-import type { LanguageModel } from '../models/types';
+import { modelTraits, type LanguageModel } from '../models/types';
 
 /** The OpenAI API, for `gpt-*` and `o*` models given without `--endpoint`. */
 export const OPENAI_API_URL = 'https://api.openai.com/v1';
@@ -94,5 +94,5 @@ function requireKey(env: Readonly<Record<string, string | undefined>>, names: re
 }
 
 function describe(llm: LanguageModel, description: string): ResolvedModel {
-  return { provider: llm.provider, modelId: llm.modelId, description, complete: (prompt, call) => llm.complete(prompt, call) };
+  return { provider: llm.provider, modelId: llm.modelId, ...modelTraits(llm), description, complete: (prompt, call) => llm.complete(prompt, call) };
 }

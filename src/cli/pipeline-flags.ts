@@ -56,11 +56,12 @@ export interface PipelineFlags {
   shard?: Shard;
   shards?: number;
   judgeLab: boolean;
+  mixSetup: boolean;
 }
 
 /** Declares `taskgen pipeline` and its flags on `program`; the caller adds the action. */
-export function pipelineCommand(program: Command): Command {
-  const command = timeoutOption(program.command('pipeline'))
+export function pipelineCommand(program: Command, name = 'pipeline'): Command {
+  const command = timeoutOption(program.command(name))
     .description(
       'the whole pipeline on one work dir: propose tasks, attempt them in Chromium, judge the episodes, validate the judge ' +
         'on human tasks, select training rows, write HTML reports; resumable (run it again after a crash). ' +
@@ -106,7 +107,8 @@ export function pipelineCommand(program: Command): Command {
     .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
     .option('--only <stages>', 'the only stages to run')
     .option('--no-progress', 'no progress bars')
-    .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false);
+    .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false)
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false);
   return shardOptions(command);
 }
 
@@ -123,3 +125,8 @@ export function sandboxOptions(flags: PipelineFlags, sites: string[] | undefined
     seed: flags.sandboxSeed,
   };
 }
+
+/** The flag every writing command takes to write into a dir recorded with another set-up on purpose. */
+export const MIX_SETUP_FLAG = '--mix-setup';
+/** Its help text. */
+export const MIX_SETUP_HELP = 'write into a dir recorded with another set-up (model, per-site, max steps...) on purpose; summaries then count per set-up';

@@ -56,6 +56,7 @@ export function buildConfig(
     only: setup.only,
     meter: new UsageMeter(),
     signal: setup.stop,
+    ...(flags.mixSetup ? { mixSetup: true } : {}),
   };
 }
 

@@ -9,6 +9,9 @@ import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { formatFailure } from '../models/failures';
 import { runPropose, type ProposeEvent, type ProposeResult } from '../propose';
+import path from 'node:path';
+import { checkBeforeSpending } from './doctor';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { miniwebSource } from '../sites/miniweb';
 import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern, progressOption, timeoutOption } from './flags';
 import { resolveModel } from './models';
@@ -19,6 +22,7 @@ export const DEFAULT_TASKS_FILE = 'data/webmix/taskgen/tasks.jsonl';
 
 interface ProposeFlags {
   out: string;
+  mixSetup: boolean;
   perSite: number;
   batch: number;
   sites?: string;
@@ -52,6 +56,7 @@ export function register(program: Command): void {
     .option('--split <file>', 'the split file (needed without --sites)')
     .requiredOption('--base-url <url>', 'the server the sites are under, such as http://127.0.0.1:8000')
     .option('--site-prefix <path>', "a site's path on the server; every sitemap page must be under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false)
     .action(async (flags: ProposeFlags) => {
       const source = miniwebSource({ sitemaps: flags.sitemaps, split: flags.split, baseUrl: flags.baseUrl });
       if (!flags.sites && !flags.split) throw new Error('give --sites a,b or --split FILE (its train list)');
@@ -62,6 +67,7 @@ export function register(program: Command): void {
         model: flags.model, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, timeoutMs: flags.timeout * 1000,
       });
       process.stderr.write(`proposer: ${model.description}\n`);
+      await checkBeforeSpending({ models: [{ role: 'proposer', llm: model }], outDirs: [path.dirname(flags.out)] });
       const started = Date.now();
       const printer = proposePrinter(flags.perSite, { progress: flags.progress });
       const summary = await runPropose({
@@ -75,6 +81,7 @@ export function register(program: Command): void {
         workers: flags.workers,
         sitePrefix: sitePrefixOf(flags.sitePrefix),
         onEvent: printer.onEvent,
+        ...(flags.mixSetup ? { mixSetup: true } : {}),
       }).finally(printer.stop);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stderr.write(

@@ -5,13 +5,14 @@
  * @module
  */
 import type { Command } from 'commander';
+import { checkBeforeSpending } from './doctor';
 import { formatJudgeSummary } from '../judge/run';
 import { formatUsage } from '../models/usage';
 import type { JudgeScoreWithIntervals } from '../core/schemas';
 import { formatScore, runValidate } from '../validate';
 import { interval } from './format';
 import { exitIfUnjudged, judgeOptions, judgePass, type JudgeFlags } from './judge';
-import { validateFile } from '../files/layout';
+import { judgeDirOf, validateFile } from '../files/layout';
 
 function scoreRow(name: string, s: JudgeScoreWithIntervals): string {
   return (
@@ -32,6 +33,7 @@ export function register(program: Command): void {
       ),
   ).action(async (run: string, flags: JudgeFlags) => {
     const { options, meter, stop } = await judgePass(flags);
+    await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: [judgeDirOf(run)] });
     const { report, judged } = await runValidate({ run, ...options }).finally(stop);
     if (report === null) {
       // A shard judges its part; the figures are the whole run's, scored by the pass without a shard.

@@ -15,6 +15,7 @@
  * <run>_judge/lab/                   the judge lab: lab.json, lab.html, <variant>/ records and _variant.json
  * <rows>/<task_id>/                  the selected episodes' rows dirs; _report.json: the selection
  * <rows>_provenance.jsonl            where each selected episode came from (beside the seed's rows dir)
+ * <dir>/_setup/<digest>.json         the set-up a stage wrote its outputs with (run, judge dir, tasks file's dir)
  * ```
  * @module
  */
@@ -40,6 +41,15 @@ export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quaranti
 export function keptName(what: string, why: string): string {
   const time = new Date().toISOString().replace(/[-:.]/g, '');
   return `${what}.${why}.${time}.${process.pid}-${randomBytes(2).toString('hex')}`;
+}
+
+/** The dir of set-up records in a stage's output dir: `<dir>/_setup/` (never a task id: it starts with `_`). */
+export const SETUP_DIR = '_setup';
+
+/** A set-up record's file: `<dir>/_setup/<digest>.json`, one file per set-up, so many writers never share one. */
+export function setupRecordFile(dir: string, digest: string): string {
+  assertPlainName(digest, 'set-up digest');
+  return path.posix.join(dir, SETUP_DIR, `${digest}.json`);
 }
 
 /** The file names inside an episode directory. */

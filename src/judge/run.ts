@@ -17,6 +17,8 @@ import { shardTasks, type Shard } from '../shards/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
+import { claimSetup, formatDifferences } from '../files/setup';
+import { judgeSetup } from './setup';
 
 /** What {@link runJudge} reports while it works. */
 export type JudgeEvent =
@@ -114,6 +116,12 @@ export interface JudgeOptions extends InstructionsOptions {
   readonly judgeDir?: string;
   /** Records carry the variant, votes, calls and tokens beside the seed's fields. Default: for variants other than the seed. */
   readonly extraFields?: boolean;
+  /**
+   * Judge into a dir whose records were made with another set-up (another model, variant or prompt) on purpose;
+   * the summary then counts per model. Default false: such a dir is refused before any model call, the
+   * differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
 }
 
 /** What {@link runJudge} returns. */
@@ -132,6 +140,18 @@ export interface JudgeResult {
   readonly callErrors: number;
   /** The first failed model calls, with their causes. */
   readonly failures: readonly CallFailure[];
+  /** The records counted per model that made them (more than one only in a dir judged with `mixSetup`). */
+  readonly byModel: readonly ModelCount[];
+}
+
+/** Records of one model: how many, and how many say SUCCESS. */
+export interface ModelCount {
+  /** The model named in the records. */
+  readonly model: string;
+  /** Its records. */
+  readonly episodes: number;
+  /** Of them, those that say SUCCESS. */
+  readonly success: number;
 }
 
 /** Where the lab keeps a variant's records: `<run>_judge/lab/<variant>`. */
@@ -172,7 +192,9 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   // A mistyped run is an error, and leaves no `<run>_judge` behind.
   if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const tasks = await readInstructions(run, { ...options, store });
-  await store.mkdir(judgeDir);
+  // Before any model call: a dir judged with another set-up is refused (or mixed on purpose).
+  const setup = await claimSetup({ store, dir: judgeDir, setup: judgeSetup(options.llm, model, options.variant), mix: options.mixSetup });
+  if (setup.moved.length) options.onEvent?.({ type: 'warning', message: `${judgeDir}: the judge now runs elsewhere (${formatDifferences(setup.moved)}); same set-up, going on` });
   const all = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
   const mine = options.shard ? new Set(shardTasks([...tasks.keys()], options.shard)) : null;
   const episodes = mine ? all.filter((id) => mine.has(id)) : all;
@@ -237,16 +259,18 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
+  const byModel = countByModel(records);
   const summary: JudgeSummary = {
     episodes: records.length,
     success,
     rate: pyRound(success / Math.max(1, records.length), 4),
     no_verdict: records.filter((r) => !r.verdict).length,
     errors: errors.length,
-    judge: model,
+    // The models that made the records, never one that did not.
+    judge: byModel.length ? byModel.map((m) => m.model).join(', ') : model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, byModel };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */
@@ -257,4 +281,15 @@ export function formatJudgeSummary(summary: JudgeSummary): string {
 /** The seed's first line: `judging N episodes of RUN with MODEL -> RUN_judge`. */
 export function formatJudgeStart(event: Extract<JudgeEvent, { type: 'start' }>): string {
   return `judging ${event.episodes} episodes of ${event.run} with ${event.model} -> ${event.judgeDir}`;
+}
+
+function countByModel(records: readonly JudgeRecord[]): ModelCount[] {
+  const counts = new Map<string, { episodes: number; success: number }>();
+  for (const r of records) {
+    const c = counts.get(r.model) ?? { episodes: 0, success: 0 };
+    c.episodes++;
+    c.success += pyNumber(r.predicted_label) ?? 0;
+    counts.set(r.model, c);
+  }
+  return [...counts].map(([model, c]) => ({ model, ...c }));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { isFatalLLMError } from './errors';
-import { LLMError, type CompleteOptions, type Completion, type LanguageModel } from './types';
+import { LLMError, modelTraits, type CompleteOptions, type Completion, type LanguageModel } from './types';
 
 /** One failed model call, as the summary and the CLI show it. */
 export interface CallFailure {
@@ -121,6 +121,7 @@ export class StageGuard {
     return {
       provider: llm.provider,
       modelId: llm.modelId,
+      ...modelTraits(llm),
       complete: (prompt: string, call?: CompleteOptions): Promise<Completion> => this.run(() => llm.complete(prompt, call), item),
     };
   }

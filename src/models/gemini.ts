@@ -71,6 +71,7 @@ export function gemini(options: GeminiOptions = {}): LanguageModel {
   return {
     provider: 'gemini',
     modelId: model,
+    endpoint: options.baseUrl ?? 'https://generativelanguage.googleapis.com',
     async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const context: CallContext = {
         provider: 'gemini', model, secrets: [apiKey], signal: call.signal, retry: options.retry, limiter: options.limiter,

@@ -11,7 +11,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { rememberSecret, redactKnownSecrets } from '../core/secrets';
-import { assertApiUrl, jsonCheckingFetch } from './errors';
+import { assertApiUrl, jsonCheckingFetch, toLLMError } from './errors';
 import { encodeCallImages, type EncodedImage } from './images';
 import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
 import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
@@ -75,6 +75,26 @@ export function openaiCompatible(options: OpenAICompatibleOptions): LanguageMode
   return {
     provider,
     modelId: model,
+    endpoint: baseURL,
+    async check(call: { readonly signal?: AbortSignal } = {}): Promise<string> {
+      const context: CallContext = { provider, model, secrets: [apiKey], signal: call.signal, keySource, timeoutMs, endpoint: baseURL };
+      const sdk = await (client ??= connect());
+      let served: string[];
+      try {
+        const page = await sdk.models.list(call.signal ? { signal: call.signal } : undefined);
+        served = page.data.map((m) => m.id);
+      } catch (error) {
+        const failure = toLLMError(error, context);
+        // A server without a model list (some proxies) answers, but cannot say what it serves.
+        if (failure.status === 404) return 'the server answers; it has no model list, so the model is not checked';
+        throw failure;
+      }
+      if (!served.includes(model)) {
+        const hint = `name one of the models it serves (${served.join(', ') || 'none'}), or start the server with ${model}`;
+        throw new LLMError(`${provider} model ${model}: ${baseURL} does not serve it; ${hint}`, { provider, model, isRetryable: false, status: 404, hint });
+      }
+      return 'the server answers and serves it';
+    },
     async complete(prompt: string, call: CompleteOptions = {}): Promise<Completion> {
       const context: CallContext = {
         provider, model, secrets: [apiKey], signal: call.signal, retry: options.retry, limiter: options.limiter,

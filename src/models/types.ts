@@ -56,6 +56,14 @@ export interface LanguageModel {
   readonly provider: string;
   /** The model name, as recorded in judge records and episodes. */
   readonly modelId: string;
+  /** The API root the model is served at, when the adapter knows it: recorded in a run's set-up. */
+  readonly endpoint?: string;
+  /**
+   * Checks without a paid call that the model can be reached (an OpenAI-compatible server answers `GET /models`
+   * and lists the model); resolves with what it found, rejects with an {@link LLMError} whose `hint` says what
+   * to do. Used by `preflight`.
+   */
+  check?(options?: { readonly signal?: AbortSignal }): Promise<string>;
   /** Sends one prompt and resolves with the reply, or rejects with an {@link LLMError}. */
   complete(prompt: string, options?: CompleteOptions): Promise<Completion>;
 }
@@ -114,4 +122,12 @@ export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0
 /** `a` plus `b`, token by token; `a` itself when there is no `b`. */
 export function addUsage(a: Usage, b?: Usage): Usage {
   return b ? { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens } : a;
+}
+
+/** A wrapper's copy of what a model says about itself besides calls: its endpoint and its check. */
+export function modelTraits(llm: LanguageModel): Pick<LanguageModel, 'endpoint' | 'check'> {
+  return {
+    ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
+    ...(llm.check ? { check: (options?: { readonly signal?: AbortSignal }) => llm.check!(options) } : {}),
+  };
 }

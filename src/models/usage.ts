@@ -4,7 +4,7 @@
  * @module
  */
 import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from './prices';
-import type { CompleteOptions, Completion, LanguageModel, Usage } from './types';
+import { modelTraits, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** Tokens and calls summed over some calls. */
 export interface UsageTotals {
@@ -142,6 +142,7 @@ export function withUsage(llm: LanguageModel, meter: UsageMeter, options: WithUs
   return {
     provider: llm.provider,
     modelId: llm.modelId,
+    ...modelTraits(llm),
     async complete(prompt: string, call?: CompleteOptions): Promise<Completion> {
       const completion = await llm.complete(prompt, call);
       meter.record({ step: options.step, provider: llm.provider, model: llm.modelId, usage: completion.usage });

@@ -80,6 +80,7 @@ function meteredPolicy(policy: Policy, meter: UsageMeter, step: string): Policy 
   return {
     name: policy.name,
     ...(policy.model !== undefined ? { model: policy.model } : {}),
+    ...(policy.endpoint !== undefined ? { endpoint: policy.endpoint } : {}),
     async decide(input) {
       const decision = await policy.decide(input);
       if (decision.usage) meter.record({ step, provider: 'policy', model: policy.model ?? policy.name, usage: decision.usage });

@@ -6,6 +6,7 @@ import type { StageContext } from './context';
 import { pipelineLayout } from './layout';
 import { planPipeline } from './plan';
 import { STAGE_RUNNERS } from './stages';
+import { preflightPipeline } from './preflight';
 import type { PipelineOptions, PipelineStage, PipelineResult, StageSummaries } from './types';
 
 /**
@@ -44,6 +45,7 @@ export async function runPipeline(config: PipelineOptions): Promise<PipelineResu
   const host = shared ? config.browser : browserHost(config.browser);
   const ctx: StageContext = { config, plan, layout, store, meter, host, emit, incomplete: [] };
   const stages: { [S in PipelineStage]?: StageSummaries[S] } = {};
+
   const run = async <S extends PipelineStage>(stage: S) => {
     config.signal?.throwIfAborted();
     emit({ type: 'stage-start', stage });
@@ -52,6 +54,8 @@ export async function runPipeline(config: PipelineOptions): Promise<PipelineResu
     emit({ type: 'stage-end', stage, summary });
   };
   try {
+    // Before the first paid call: each stage's set-up against its dir's, and what the stages need.
+    await preflightPipeline(ctx);
     for (const stage of plan.stages) await run(stage);
   } finally {
     if (!shared) await host.close();

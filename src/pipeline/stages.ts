@@ -38,6 +38,7 @@ export async function proposeStage(ctx: StageContext): Promise<ProposeStageSumma
       batch: config.batch,
       seed: config.seed,
       workers: config.proposeWorkers,
+      ...mixOf(ctx),
       store,
       onEvent: (event) => ctx.emit({ type: 'propose', event }),
     });
@@ -82,6 +83,7 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
       store: ctx.store,
       onEvent: counter.onEvent,
       ...shardOf(ctx),
+      ...mixOf(ctx),
     });
     return judgeFigures(ctx, 'judge', result, counter.judged());
   });
@@ -103,6 +105,7 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
         store: ctx.store,
         onEvent: counter.onEvent,
         ...shardOf(ctx),
+        ...mixOf(ctx),
       }),
     );
     const report = scored.report;
@@ -190,6 +193,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
     ...(config.signal ? { signal: config.signal } : {}),
     ...shardOf(ctx),
+    ...mixOf(ctx),
   });
   if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
   const { total, passed } = summary.verified;
@@ -203,6 +207,10 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
   };
+}
+
+function mixOf(ctx: StageContext): { mixSetup?: boolean } {
+  return ctx.config.mixSetup ? { mixSetup: true } : {};
 }
 
 function shardOf(ctx: StageContext): { shard?: Shard } {

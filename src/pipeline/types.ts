@@ -117,6 +117,17 @@ export interface PipelineOptions {
    * `propose`, after them for the rest, which also scores `validate`). Default the whole run.
    */
   readonly shard?: Shard;
+  /**
+   * Write into dirs recorded with another set-up (another model, per-site, max steps...) on purpose; summaries
+   * then count per set-up. Default false: every stage's set-up is compared with its dir's record before the
+   * first stage, and another one is refused with the differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
+  /**
+   * Check what the stages will need before the first paid call (`preflight`: the browser, the models' servers,
+   * the sites, the work dir) and stop with a `PreflightError` naming each failure. Default true.
+   */
+  readonly preflight?: boolean;
 }
 
 /** What the pipeline reports as it goes. */

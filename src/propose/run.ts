@@ -14,6 +14,9 @@ import type { Task } from '../core/schemas';
 import { PageFetchError, SiteUnreachableError } from '../sites/errors';
 import type { SiteSource } from '../sites/types';
 import { readTasksFile } from './file';
+import { claimSetup } from '../files/setup';
+import { PROPOSE_DEFAULTS, proposeSetup } from './setup';
+import path from 'node:path';
 import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
 
 /** Options of {@link runPropose}. */
@@ -34,6 +37,11 @@ export interface ProposeOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'si
   readonly onEvent?: (event: ProposeEvent) => void;
   /** Stop after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
   readonly failFast?: number;
+  /**
+   * Add sites to a tasks file proposed with another set-up (model, per-site, batch, seed, prompt) on purpose.
+   * Default false: such a file is refused before any model call, the differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
 }
 
 /** What {@link runPropose} did. */
@@ -71,10 +79,13 @@ export interface ProposeResult {
  * built first, so a bad sitemap fails the run before any model call.
  */
 export async function runPropose(options: ProposeOptions): Promise<ProposeResult> {
-  const { source, llm, out, perSite = 140, batch = 20, seed = 20261008, workers = 8, onEvent } = options;
+  const { source, llm, out, perSite = PROPOSE_DEFAULTS.perSite, batch = PROPOSE_DEFAULTS.batch, seed = PROPOSE_DEFAULTS.seed, workers = 8, onEvent } = options;
   const store = options.store ?? nodeStore();
   for (const site of options.sites) assertPlainName(site, 'site');
   if (!(Number.isInteger(workers) && workers >= 1)) throw new RangeError(`runPropose: workers must be an integer >= 1, got ${workers}`);
+  const setup = proposeSetup({ llm, out, perSite, batch, seed, nPages: options.nPages, cap: options.cap, sitePrefix: options.sitePrefix });
+  // Before any model call: a tasks file proposed with another set-up is refused (or mixed on purpose).
+  await claimSetup({ store, dir: path.posix.dirname(out), setup, mix: options.mixSetup });
   let failedBatches = 0;
   let skippedTasks = 0;
   const failures: Array<{ site: string; batch: number; reason: string }> = [];

@@ -98,6 +98,11 @@ export interface FakeServerOptions {
   readonly replies?: readonly FakeReply[];
   /** Computes each reply; wins over `replies`. */
   readonly handler?: FakeHandler;
+  /**
+   * OpenAI only: the models `GET /v1/models` lists (answered outside `requests` and the replies' order, as a
+   * preflight check asks it). Default: no model list (404).
+   */
+  readonly models?: readonly string[];
 }
 
 /** A running fake server. */
@@ -127,6 +132,8 @@ export interface WireFormat {
   success(reply: FakeTextReply, request: RecordedRequest): WireResponse;
   /** An error reply on the wire. */
   error(reply: FakeErrorReply, request: RecordedRequest): WireResponse;
+  /** Answers a request that is not a model call (a model list) outside the recorded requests; `undefined` for others. */
+  direct?(method: string, path: string, options: FakeServerOptions): WireResponse | undefined;
 }
 
 /** Starts a recording server speaking `format`, bound to 127.0.0.1 on a free port. */
@@ -155,6 +162,8 @@ export async function startRecordingServer(
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const rawBody = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const direct = format.direct?.(req.method ?? 'GET', url.pathname, options);
+    if (direct) return send(res, direct);
     const request: RecordedRequest = {
       index: requests.length,
       method: req.method ?? 'GET',

@@ -52,6 +52,11 @@ const openaiWire: WireFormat = {
       },
     };
   },
+  direct(method, path, options) {
+    if (method !== 'GET' || path !== '/v1/models') return undefined;
+    if (!options.models) return openaiError(404, 'fake OpenAI: no model list');
+    return { status: 200, body: { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) } };
+  },
   error(reply) {
     if (reply.body !== undefined) return { status: reply.status, headers: errorHeaders(reply), body: reply.body };
     return { ...openaiError(reply.status, reply.message ?? `fake error ${reply.status}`), headers: errorHeaders(reply) };
