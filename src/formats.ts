@@ -26,3 +26,4 @@ export {
 } from './core/schemas';
 export { LabReportSchema } from './lab';
 export { ProvenanceSchema } from './rows/provenance';
+export { WrittenVerifierSchema } from './verifiers';

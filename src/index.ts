@@ -160,6 +160,26 @@ export {
   type RowsResult,
 } from './rows';
 
+// Written verifiers: a claim per proposed task, written from a judged success and checked on it (verifiers.jsonl).
+export {
+  runWriteVerifiers,
+  readWrittenVerifiers,
+  verifierPrompt,
+  parseClaimReply,
+  claimVerdict,
+  SYSTEM_VERIFIER,
+  type WriteVerifiersOptions,
+  type WriteVerifiersResult,
+  type WriteVerifiersEvent,
+  type VerifierOutcome,
+  type RejectedReply,
+  type WrittenVerifier,
+  type WrittenVerifiers,
+  type VerifierPromptInput,
+  type ParsedClaim,
+  type FinalEvidence,
+} from './verifiers';
+
 // The whole pipeline on one work dir, resumable stage by stage.
 export {
   runPipeline,

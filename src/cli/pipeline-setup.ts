@@ -39,6 +39,7 @@ export function buildConfig(
     source,
     sites: setup.sites ?? sandbox?.sites,
     proposer: models.proposer ?? sandbox?.proposer,
+    verifierWriter: models.proposer ?? sandbox?.verifierWriter,
     judge: models.judge ?? sandbox?.judge,
     ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
@@ -74,6 +75,7 @@ export function standInRoles(models: RealModels, runs: Runs): string[] {
     ['proposer', runs('propose') && !models.proposer],
     ['agent', runs('attempt', 'validate') && !models.agentGiven],
     ['judge', runs('judge', 'validate') && !models.judge],
+    ['verifier writer', runs('verifiers') && !models.proposer],
   ];
   return roles.filter(([, standIn]) => standIn).map(([role]) => role);
 }
@@ -92,6 +94,7 @@ export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | unde
   role('proposer', runs('propose'), models.proposer?.description, sandbox?.describe.proposer);
   role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
   role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
+  role('verifiers', runs('verifiers'), models.proposer?.description, sandbox?.describe.verifierWriter);
   const standIns = standInRoles(models, runs);
   if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
   return lines;
