@@ -167,6 +167,7 @@ export {
   verifierPrompt,
   parseClaimReply,
   claimVerdict,
+  scoreWrittenVerifiers,
   SYSTEM_VERIFIER,
   type WriteVerifiersOptions,
   type WriteVerifiersResult,
@@ -178,6 +179,9 @@ export {
   type VerifierPromptInput,
   type ParsedClaim,
   type FinalEvidence,
+  type ScoreWrittenVerifiersOptions,
+  type WrittenVerifierScores,
+  type VerifierPair,
 } from './verifiers';
 
 // The whole pipeline on one work dir, resumable stage by stage.

@@ -15,3 +15,4 @@ export {
 export { readWrittenVerifiers, WrittenVerifierSchema, type WrittenVerifier, type WrittenVerifiers } from './verifiers/file';
 export { verifierPrompt, parseClaimReply, SYSTEM_VERIFIER, type VerifierPromptInput, type ParsedClaim } from './verifiers/prompt';
 export { claimVerdict, type FinalEvidence } from './verifiers/grade';
+export { scoreWrittenVerifiers, type ScoreWrittenVerifiersOptions, type WrittenVerifierScores, type VerifierPair } from './verifiers/measure';
