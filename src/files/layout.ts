@@ -7,7 +7,7 @@
  * <run>/results.jsonl                verifier results (results_regraded.jsonl wins when present)
  * <tasks dir>/verifiers.jsonl        verifiers written for proposed tasks, beside their tasks file
  * <run>/<task_id>/                   an episode: episode.json, grade_inputs.json, screenshots/, final.png,
- *                                    rows/{rows.jsonl, episode.json, step_*.png}
+ *                                    rows/{rows.jsonl, episode.json, step_*.png}; evidence_steps.json beside them
  * <run>/_work/<task_id>.<gen>.claim  an episode in progress, claimed (and <run>/_work/<task_id>.<gen>/ its recording)
  * <run>/_aside/, <run>/_quarantine/  unfinished episodes of dead writers, and finished ones gone bad: kept, never deleted
  *                                    (as <task_id>[.<gen>].<why>.<time>.<pid>-<random>/, see keptName)
@@ -60,6 +60,8 @@ export const EPISODE_FILES = Object.freeze({
   rows: 'rows',
   rowsFile: 'rows/rows.jsonl',
   rowsEpisode: 'rows/episode.json',
+  /** Not the seed's: the step after which each piece of evidence appeared (claims are checked at step prefixes). */
+  evidenceSteps: 'evidence_steps.json',
 });
 
 /** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */
