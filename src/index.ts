@@ -215,6 +215,7 @@ export {
   type AttemptStageSummary,
   type JudgeStageSummary,
   type ValidateStageSummary,
+  type VerifiersStageSummary,
   type RowsStageSummary,
   type ReportStageSummary,
 } from './pipeline';

@@ -11,9 +11,13 @@ import type { VerifyResult } from '../attempt/verify';
 
 /** A finished episode's evidence, as the attempt step has it at the end (no step tags needed for a verdict). */
 export interface FinalEvidence {
+  /** Steps taken. */
   readonly steps: number;
+  /** The agent's final answer, `null` when none. */
   readonly answer: string | null;
+  /** The session's request log. */
   readonly log: readonly LogEntry[];
+  /** The session's data changes. */
   readonly changes: readonly Change[];
   /** The page texts the agent saw, in order. */
   readonly seen: readonly unknown[];

@@ -28,8 +28,11 @@ export interface ScoreWrittenVerifiersOptions {
 
 /** One episode graded both ways. */
 export interface VerifierPair {
+  /** The episode's task. */
   readonly taskId: string;
+  /** Its site. */
   readonly site: string;
+  /** Its task kind. */
   readonly kind: string;
   /** The hand-written verifier's result (the reference). */
   readonly hand: boolean;
@@ -46,7 +49,9 @@ export interface WrittenVerifierScores {
    * hand-written passes, `judge_pass` written passes (the fields are validate's).
    */
   readonly overall: JudgeScoreWithIntervals;
+  /** The same figures per site. */
   readonly bySite: Readonly<Record<string, JudgeScoreWithIntervals>>;
+  /** The same figures per task kind. */
   readonly byKind: Readonly<Record<string, JudgeScoreWithIntervals>>;
   /** Episodes with a hand-written result but no written verifier for their task (not scored). */
   readonly unverified: number;

@@ -32,7 +32,9 @@ const RULES = `RULES:
 
 /** The parts of one prompt. */
 export interface VerifierPromptInput {
+  /** The task the verifier is for. */
   readonly task: Pick<Task, 'instruction' | 'site' | 'task_kind'>;
+  /** The successful episode's `grade_inputs.json`. */
   readonly inputs: GradeInputs;
   /** The site's context text (the proposer's), when there is one. */
   readonly siteContext?: string;

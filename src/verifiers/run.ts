@@ -66,6 +66,7 @@ export type WriteVerifiersEvent =
 
 /** A reply that gave no kept claim, for the summary. */
 export interface RejectedReply {
+  /** The task the reply was for. */
   readonly taskId: string;
   /** Why: the parse problem, or how the claim failed on its own episode. */
   readonly problem: string;
