@@ -32,11 +32,13 @@ const host = browserHost();
 const store = nodeStore();
 try {
   const tasks = sb.humanTasks;
-  const common = { tasks, source: sb.source, evidence: sb.evidence, browser: host, concurrency: CONCURRENCY, store };
+  // Generous action and episode limits: on a loaded machine a slow click must not turn an oracle episode into a failure.
+  const common = { tasks, source: sb.source, evidence: sb.evidence, browser: host, concurrency: CONCURRENCY, store, actionTimeoutMs: 30_000, episodeTimeoutMs: 600_000 };
   const oracleRun = path.join(tmp, 'oracle');
   const agentRun = path.join(tmp, 'agent');
   process.stdout.write(`${tasks.length} human tasks on ${sb.sites.length} sites (${sb.sites.join(', ')})\n`);
-  await runAttempt({ ...common, policy: oraclePolicy({ tasks, failureRate: 0, seed: SEED }), out: oracleRun });
+  const oracle = await runAttempt({ ...common, policy: oraclePolicy({ tasks, failureRate: 0, seed: SEED }), out: oracleRun });
+  process.stdout.write(`oracle: ${oracle.finished.episodes} episodes, hand-written verifier passed ${oracle.verified.passed}/${oracle.verified.total}\n`);
   await runJudge({ run: oracleRun, llm: sandboxJudge({ runDir: oracleRun, noise: 0 }), store });
   // The writer sees the tasks as proposed tasks: the same lines without their hand-written verifiers.
   const stripped = path.join(tmp, 'tasks.jsonl');
