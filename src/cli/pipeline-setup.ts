@@ -101,7 +101,7 @@ export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | unde
 }
 
 export function standInNotice(sandbox: SandboxSetup, roles: readonly string[]): string {
-  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the \w+)$/, ' and $1');
+  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the [\w ]+)$/, ' and $1');
   const many = roles.length > 1;
   return [
     `NOTE: STAND-IN MODELS. ${named[0]!.toUpperCase()}${named.slice(1)} of this run ${many ? 'are' : 'is'} the sandbox's offline stand-in${many ? 's' : ''}, not ${many ? 'models' : 'a model'}:`,
