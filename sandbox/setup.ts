@@ -13,6 +13,7 @@ import { sandboxSource } from './source';
 import { sandboxJudge } from './stand-ins/judge';
 import { oraclePolicy } from './stand-ins/oracle-policy';
 import { sandboxProposer } from './stand-ins/proposer';
+import { sandboxVerifierWriter } from './stand-ins/verifier-writer';
 
 /** Options of {@link sandboxSetup}. */
 export interface SandboxSetupOptions {
@@ -32,7 +33,9 @@ export interface SandboxSetupOptions {
   readonly failureRate?: number;
   /** The share of verdicts the stand-in judge flips on purpose. Default 0. */
   readonly judgeNoise?: number;
-  /** Seeds both stand-ins (each has its own default). */
+  /** The share of tasks the stand-in verifier writer gets wrong on purpose. Default 0. */
+  readonly verifierErrorRate?: number;
+  /** Seeds the stand-ins (each has its own default). */
   readonly seed?: number;
 }
 
@@ -56,10 +59,12 @@ export interface SandboxSetup {
   readonly judge: (target: JudgeTarget) => LanguageModel;
   /** The stand-in judge for `--judge-lab` on a run: it also estimates tokens, so variants differ in them. */
   readonly labJudge: (run: string) => LanguageModel;
+  /** The stand-in verifier writer: the bank's hand-written verifiers as claims, wrong on `verifierErrorRate` of tasks. */
+  readonly verifierWriter: LanguageModel;
   /** The stand-in agent: it replays known solutions, deviating on `failureRate` of the tasks. */
   readonly policy: Policy;
   /** What each stand-in is, in words, for a CLI or notebook to print. */
-  readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string };
+  readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string; readonly verifierWriter: string };
   /** Stops the server this setup started; a sandbox given by `url` is left running. */
   close(): Promise<void>;
 }
@@ -84,7 +89,7 @@ export async function sandboxSetup(options: SandboxSetupOptions = {}): Promise<S
       }
     }
     const humanTasks = sites.flatMap((site) => alternateKinds(catalog.tasks(site)?.human ?? [], options.humanPerSite ?? 2));
-    const { failureRate = 0, judgeNoise = 0, seed } = options;
+    const { failureRate = 0, judgeNoise = 0, verifierErrorRate = 0, seed } = options;
     const seeded = seed === undefined ? {} : { seed };
     const percent = (x: number) => `${Math.round(x * 100)}%`;
     return {
@@ -98,10 +103,12 @@ export async function sandboxSetup(options: SandboxSetupOptions = {}): Promise<S
       judge: ({ run }) => sandboxJudge({ runDir: run, noise: judgeNoise, ...seeded }),
       labJudge: (run) => sandboxJudge({ runDir: run, noise: judgeNoise, ...seeded, estimateUsage: true }),
       policy: oraclePolicy({ tasks: options.tasks ?? humanTasks, failureRate, ...seeded }),
+      verifierWriter: sandboxVerifierWriter({ errorRate: verifierErrorRate, ...seeded }),
       describe: {
         proposer: 'stand-in-proposer (sandbox stand-in, not a model: serves each site\'s bank of known tasks)',
         agent: `stand-in-oracle (sandbox stand-in, not a model: replays known solutions in Chromium, deviating on ${percent(failureRate)} of tasks on purpose)`,
         judge: `stand-in-judge (sandbox stand-in, not a model: grades with the task verifiers, flipping ${percent(judgeNoise)} of verdicts on purpose)`,
+        verifierWriter: `stand-in-verifier-writer (sandbox stand-in, not a model: converts the bank's hand-written verifiers into claims, wrong on ${percent(verifierErrorRate)} of tasks on purpose)`,
       },
       close: async () => server?.close(),
     };

@@ -14,13 +14,14 @@ import { register as registerRows } from './cli/rows';
 import { register as registerSlurm } from './cli/slurm';
 import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
+import { register as registerVerifiers } from './cli/verifiers';
 
 const program = new Command('taskgen')
   .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report, export, doctor')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -27,3 +27,4 @@ export {
 export { LabReportSchema } from './lab';
 export { ClaimSchema, ClaimValueSchema, EvidenceStepsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';
+export { WrittenVerifierSchema } from './verifiers';

@@ -174,6 +174,30 @@ export {
   type RowsResult,
 } from './rows';
 
+// Written verifiers: a claim per proposed task, written from a judged success and checked on it (verifiers.jsonl).
+export {
+  runWriteVerifiers,
+  readWrittenVerifiers,
+  verifierPrompt,
+  parseClaimReply,
+  claimVerdict,
+  scoreWrittenVerifiers,
+  SYSTEM_VERIFIER,
+  type WriteVerifiersOptions,
+  type WriteVerifiersResult,
+  type WriteVerifiersEvent,
+  type VerifierOutcome,
+  type RejectedReply,
+  type WrittenVerifier,
+  type WrittenVerifiers,
+  type VerifierPromptInput,
+  type ParsedClaim,
+  type FinalEvidence,
+  type ScoreWrittenVerifiersOptions,
+  type WrittenVerifierScores,
+  type VerifierPair,
+} from './verifiers';
+
 // The whole pipeline on one work dir, resumable stage by stage.
 export {
   runPipeline,
@@ -193,6 +217,7 @@ export {
   type AttemptStageSummary,
   type JudgeStageSummary,
   type ValidateStageSummary,
+  type VerifiersStageSummary,
   type RowsStageSummary,
   type ReportStageSummary,
 } from './pipeline';

@@ -20,6 +20,7 @@ export {
   type StageSummaries,
   type StageSummary,
   type ValidateStageSummary,
+  type VerifiersStageSummary,
 } from './pipeline/types';
 export { pipelineLayout, type PipelineLayout } from './pipeline/layout';
 export { PipelineConfigError, planPipeline, type PipelinePlan } from './pipeline/plan';

@@ -81,7 +81,7 @@ describe('taskgen pipeline --sandbox', () => {
     expect(first.stdout).toMatch(/proposer: stand-in-proposer \(sandbox stand-in, not a model/);
     expect(first.stdout).toMatch(/agent: +stand-in-oracle \(sandbox stand-in, not a model/);
     expect(first.stdout).toContain(`judge:    gemini-3.5-flash on the Gemini API at ${judge.url} (key from GEMINI_API_KEY)`);
-    expect(first.stdout.split('NOTE: STAND-IN MODELS. The proposer and the agent of this run are').length).toBe(3);
+    expect(first.stdout.split('NOTE: STAND-IN MODELS. The proposer, the agent and the verifier writer of this run are').length).toBe(3);
     expect(first.stdout).toContain('Real models: GEMINI_API_KEY=... taskgen pipeline --model gemini-3.5-flash --agent-endpoint');
     expect(`${first.stdout}${first.stderr}`).not.toContain(KEY);
     expect(first.stdout).toContain(`${whole}/rows/  (${whole}/rows/_report.json)`);
@@ -209,7 +209,7 @@ describe('taskgen pipeline config errors', () => {
       [['--out', path.join(tmp, 'x')], 'taskgen pipeline needs --sitemaps DIR (the sitemaps); --base-url URL (the server of the sites); --split FILE or --sites a,b'],
       [['--sandbox', '--sites', 'shop-01,../etc'], 'refusing site "../etc": not a plain name'],
       [['--sandbox', '--sites', 'nosuch-01', '--out', path.join(tmp, 'y')], 'nosuch-01 is not a training site of the sandbox'],
-      [['--sandbox', '--skip', 'propose,nope'], 'unknown stage "nope" in skip: the stages are propose, attempt, judge, validate, rows, report'],
+      [['--sandbox', '--skip', 'propose,nope'], 'unknown stage "nope" in skip: the stages are propose, attempt, judge, verifiers, validate, rows, report'],
     ];
     const results = await Promise.all(cases.map(([args]) => finish(cli(args))));
     results.forEach((r, i) => {

@@ -130,8 +130,13 @@ describe('taskgen export', () => {
           { split: 'human', path: 'data/episodes/human-*' },
         ],
       },
+      // the pipeline's verifiers stage wrote verifiers.jsonl: the tasks with one, a task set for RL
+      { config_name: 'tasks', data_files: [{ split: 'train', path: 'data/tasks/train-*' }] },
     ]);
-    for (const info of front.dataset_info) expect(info.features).toEqual(expected[info.config_name as 'steps' | 'episodes'].yaml);
+    for (const info of front.dataset_info.filter((i) => i.config_name !== 'tasks')) expect(info.features).toEqual(expected[info.config_name as 'steps' | 'episodes'].yaml);
+    const tasks = front.dataset_info.find((i) => i.config_name === 'tasks')!;
+    expect((tasks.features as Array<{ name: string }>).map((f) => f.name)).toEqual(['task_id', 'site', 'task_kind', 'instruction', 'start_path', 'verifier', 'written_from_episode_id', 'writer_model', 'run_id']);
+    expect((tasks.splits as Array<{ num_examples: number }>)[0]!.num_examples).toBeGreaterThan(0);
     expect(card).toMatch(/\| overall \| 4 \| \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\] \|/); // validate's precision with its interval
     expect(card).toContain('| proposer | stand-in-proposer |');
   });

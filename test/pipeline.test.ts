@@ -130,7 +130,7 @@ describe('pipeline on the sandbox', () => {
   it('runs only the stages asked for, needing only their adapters; the rows dir then holds just the new selection', async () => {
     const { dir, source } = config;
     const summary = await runPipeline({ dir, source, only: ['rows'], budget: 4 });
-    expect(summary.skipped.map((s) => s.stage)).toEqual(['propose', 'attempt', 'judge', 'validate', 'report']);
+    expect(summary.skipped.map((s) => s.stage)).toEqual(['propose', 'attempt', 'judge', 'verifiers', 'validate', 'report']);
     const picked = summary.stages.rows!.picked;
     expect(picked).toEqual(first.stages.rows!.picked.slice(0, picked.length));
     expect(summary.stages.rows!.report.selected_rows).toBeGreaterThanOrEqual(4);

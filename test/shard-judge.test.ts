@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fakeLLM, runJudge, runValidate, type JudgeEvent } from '../src/index';
 import { stagesToRun } from '../src/pipeline/plan';
+import { PIPELINE_STAGES } from '../src/pipeline/types';
 import { tempDir, writeRun } from './helpers/runs';
 
 // The judge and validate passes split over shards (DESIGN.md §8): each shard judges the episodes of its tasks
@@ -38,8 +39,8 @@ describe('sharded judge and validate', () => {
   it('leaves the whole-run stages of the pipeline to the pass without a shard', () => {
     const { stages, skipped } = stagesToRun({ shard: { index: 1, count: 4 } });
     expect(stages).toEqual(['attempt', 'judge', 'validate']);
-    expect(skipped.map((s) => s.stage)).toEqual(['propose', 'rows', 'report']);
+    expect(skipped.map((s) => s.stage)).toEqual(['propose', 'verifiers', 'rows', 'report']);
     expect(skipped[0]!.reason).toContain('shard 1/4');
-    expect(stagesToRun({ shard: { index: 0, count: 1 } }).stages).toHaveLength(6);
+    expect(stagesToRun({ shard: { index: 0, count: 1 } }).stages).toHaveLength(PIPELINE_STAGES.length);
   });
 });

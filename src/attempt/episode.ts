@@ -11,6 +11,8 @@ import type { FileStore } from '../files/types';
 import { stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
+import type { Claim } from '../claims/schema';
+import { claimVerdict } from '../verifiers/grade';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
 import { performAction } from '../browser/actions';
@@ -78,6 +80,8 @@ export interface AttemptTaskOptions {
   readonly actionTimeoutMs?: number;
   /** Checks the task's verifier at the end. Without it the episode is not verified. */
   readonly verify?: VerifyFunction;
+  /** A verifier written for the task (`verifiers.jsonl`), checked at the end when the task has no verifier of its own. */
+  readonly writtenVerifier?: Claim;
   /** Aborts the episode: nothing is recorded and the call rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /** Called after each step with what it did. */
@@ -142,7 +146,9 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     const evidence = await infra('evidence', () => s.collect());
     const verdict = task.verifier && options.verify
       ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
-      : undefined;
+      : options.writtenVerifier
+        ? claimVerdict(options.writtenVerifier, { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen })
+        : undefined;
     const ok = verdict?.ok;
     const ended = new Date();
     const episode: Episode = {

@@ -234,7 +234,8 @@ export async function syncRunFiles(store: FileStore, run: string, onKept: (messa
   if (!(await store.exists(path.posix.join(run, WORK_DIR)))) return false;
   const text = await readTextIfExists(store, path.posix.join(run, RUN_FILES.tasks));
   const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
-  if (!tasks.some((t) => t.verifier)) return false;
+  // A run of proposed tasks has results only when it was attempted with written verifiers.
+  if (!tasks.some((t) => t.verifier) && !(await store.exists(path.posix.join(run, RUN_FILES.results)))) return false;
   await syncResults(store, run, tasks.map((t) => t.task_id), new Map(), onKept);
   return true;
 }

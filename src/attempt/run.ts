@@ -22,6 +22,8 @@ import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
 import { claimSetup, formatDifferences } from '../files/setup';
 import { attemptSetup, DEFAULT_MAX_STEPS } from './setup';
+import type { Claim } from '../claims/schema';
+import type { WrittenVerifier } from '../verifiers/file';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
@@ -53,6 +55,12 @@ export interface AttemptOptions {
    * Default {@link defaultVerify}; `false` checks nothing.
    */
   readonly verify?: VerifyFunction | false;
+  /**
+   * Verifiers written for proposed tasks (`verifiers.jsonl`, see `readWrittenVerifiers`): a task with no verifier of
+   * its own whose id and instruction match one is checked with its claim, and the run gets `results.jsonl` as a run
+   * of human tasks does. Default none.
+   */
+  readonly verifiers?: readonly WrittenVerifier[];
   /** How many more times an episode that could not run (model or server failure) is tried in this run. Default 1. */
   readonly retries?: number;
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
@@ -172,8 +180,9 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
   const order = runTasks.map((t) => t.task_id);
   const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
-  // A run of proposed tasks (no verifiers) gets no results file.
-  const verifying = runTasks.some((t) => t.verifier);
+  const written = writtenFor(runTasks, options.verifiers ?? [], (m) => emit({ type: 'warning', message: m }));
+  // A run of proposed tasks (no verifiers, none written) gets no results file.
+  const verifying = runTasks.some((t) => t.verifier || written.has(t.task_id));
   const saveResults = serial(() => syncResults(store, out, order, finished, (message) => emit({ type: 'warning', message })));
   if (verifying) await saveResults();
   const todo = mine.filter((t) => !finished.has(t.task_id));
@@ -244,6 +253,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             timeoutMs,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
+            ...(written.has(taskId) ? { writtenVerifier: written.get(taskId)! } : {}),
             signal: options.signal ? AbortSignal.any([options.signal, claim.lost]) : claim.lost,
             onStep: (s) => emit({ type: 'step', taskId, ...s }),
           });
@@ -323,6 +333,21 @@ function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[]
     seen.add(task.task_id);
     out.push(task);
   }
+  return out;
+}
+
+// The written verifiers that apply: for a task without its own verifier, with the instruction they were written for.
+function writtenFor(tasks: readonly Task[], verifiers: readonly WrittenVerifier[], warn: (message: string) => void): Map<string, Claim> {
+  const byId = new Map(tasks.map((t) => [t.task_id, t]));
+  const out = new Map<string, Claim>();
+  let stale = 0;
+  for (const v of verifiers) {
+    const task = byId.get(v.task_id);
+    if (!task || task.verifier || out.has(v.task_id)) continue;
+    if (task.instruction !== v.instruction) stale++;
+    else out.set(v.task_id, v.claim);
+  }
+  if (stale) warn(`${stale} written verifiers were written for another instruction of their task: not used`);
   return out;
 }
 

@@ -23,6 +23,7 @@ import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPa
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
 import { loadSandbox } from './sandbox';
+import { readWrittenVerifiers, type WrittenVerifier } from '../verifiers/file';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags extends ShardFlags {
@@ -44,6 +45,7 @@ export interface AttemptFlags extends ShardFlags {
   sitePrefix: string;
   progress: boolean;
   timeout: number;
+  verifiers?: string;
 }
 
 /** Registers `taskgen attempt`. */
@@ -73,6 +75,7 @@ export function register(program: Command): void {
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
+    .option('--verifiers <file>', 'verifiers written for proposed tasks (verifiers.jsonl): their results go to results.jsonl')
     .option('--no-progress', 'no progress bar')
     .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false);
   shardOptions(command).action(async (flags: AttemptFlags) => {
@@ -111,7 +114,8 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
       outDirs: [flags.out],
     });
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard });
+    const verifiers = flags.verifiers ? await readVerifiersFlag(store, flags.verifiers) : [];
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
@@ -121,10 +125,19 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
   }
 }
 
+// The written verifiers of --verifiers: a missing file is an error; bad lines are named and skipped.
+async function readVerifiersFlag(store: FileStore, file: string): Promise<WrittenVerifier[]> {
+  if (!(await store.exists(file))) throw new Error(`--verifiers ${file}: no such file`);
+  const read = await readWrittenVerifiers(store, file);
+  for (const i of read.issues) process.stderr.write(`warning: ${i.file}:${i.line}: ${i.problem}\n`);
+  process.stderr.write(`${read.byTask.size} written verifiers from ${file}\n`);
+  return [...read.byTask.values()];
+}
+
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined },
+  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined; verifiers: readonly WrittenVerifier[] },
 ): Promise<AttemptResult> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
@@ -148,6 +161,7 @@ async function runWithProgress(
       signal: stop.signal,
       ...(run.shard ? { shard: run.shard } : {}),
       ...(flags.mixSetup ? { mixSetup: true } : {}),
+      ...(run.verifiers.length ? { verifiers: run.verifiers } : {}),
     });
   } finally {
     printer.stop();

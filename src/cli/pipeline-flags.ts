@@ -21,6 +21,7 @@ export interface PipelineFlags {
   sandboxPort: number;
   failureRate: number;
   judgeNoise: number;
+  verifierErrorRate: number;
   sandboxSeed: number;
   sitemaps?: string;
   split?: string;
@@ -73,6 +74,7 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--sandbox-port <n>', '(--sandbox) the server port (0: a free one)', integer(0), 0)
     .option('--failure-rate <r>', '(--sandbox) share of tasks the stand-in agent gets wrong on purpose', numberBetween(0, 1), 0.3)
     .option('--judge-noise <r>', '(--sandbox) share of verdicts the stand-in judge flips on purpose', numberBetween(0, 1), 0.1)
+    .option('--verifier-error-rate <r>', '(--sandbox) share of tasks the stand-in verifier writer gets wrong on purpose', numberBetween(0, 1), 0.1)
     .option('--sandbox-seed <n>', '(--sandbox) seeds the stand-ins', integer(0), 17)
     .option('--sitemaps <dir>', "MiniWeb's directory of <site>.json sitemaps")
     .option('--split <file>', "MiniWeb's split file (its train list is the training sites)")
@@ -122,6 +124,7 @@ export function sandboxOptions(flags: PipelineFlags, sites: string[] | undefined
     port: flags.sandboxPort,
     failureRate: flags.failureRate,
     judgeNoise: flags.judgeNoise,
+    verifierErrorRate: flags.verifierErrorRate,
     seed: flags.sandboxSeed,
   };
 }

@@ -27,7 +27,7 @@ export function resolveRealModels(flags: PipelineFlags, runs: Runs): RealModels 
   const proposerNamed = !flags.sandbox || flags.model !== undefined || flags.endpoint !== undefined;
   const judgeNamed = !flags.sandbox || flags.judgeModel !== undefined || flags.judgeEndpoint !== undefined || flags.model !== undefined;
   const proposer =
-    runs('propose') && proposerNamed
+    runs('propose', 'verifiers') && proposerNamed
       ? resolveModel({ model: flags.model ?? DEFAULT_GEMINI_MODEL, endpoint: flags.endpoint, apiKeyEnv: flags.apiKeyEnv, limiter, timeoutMs: flags.timeout * 1000 })
       : undefined;
   const judge =

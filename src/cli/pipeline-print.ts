@@ -112,6 +112,11 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
         `recall ${v.recall.toFixed(3)} ${interval(v.recall_ci)} (tp ${v.tp}, fp ${v.fp}, fn ${v.fn}, tn ${v.tn})`
       );
     }
+    case 'verifiers': {
+      const s = summary as StageSummaries['verifiers'];
+      const left = s.unparsed + s.notHolding ? `; rejected: ${s.unparsed} replies not a claim, ${s.notHolding} claims that did not hold on their episode` : '';
+      return `${formatCount(s.kept + s.written)} verifiers for ${formatCount(s.successes)} judged successes of ${formatCount(s.tasks)} tasks (${formatCount(s.written)} written now by ${s.model})${left}${s.errors ? `, ${s.errors} errors` : ''}`;
+    }
     case 'rows': {
       const r = (summary as StageSummaries['rows']).report;
       return `${formatCount(r.selected_trajectories)} of ${formatCount(r.candidates)} judged successes selected: ${formatCount(r.selected_rows)} steps of the ${formatCount(r.budget)} budget (short by ${formatCount(r.short_by)}), ${r.sites} sites`;

@@ -39,6 +39,7 @@ export function buildConfig(
     source,
     sites: setup.sites ?? sandbox?.sites,
     proposer: models.proposer ?? sandbox?.proposer,
+    verifierWriter: models.proposer ?? sandbox?.verifierWriter,
     judge: models.judge ?? sandbox?.judge,
     ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
@@ -75,6 +76,7 @@ export function standInRoles(models: RealModels, runs: Runs): string[] {
     ['proposer', runs('propose') && !models.proposer],
     ['agent', runs('attempt', 'validate') && !models.agentGiven],
     ['judge', runs('judge', 'validate') && !models.judge],
+    ['verifier writer', runs('verifiers') && !models.proposer],
   ];
   return roles.filter(([, standIn]) => standIn).map(([role]) => role);
 }
@@ -93,13 +95,14 @@ export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | unde
   role('proposer', runs('propose'), models.proposer?.description, sandbox?.describe.proposer);
   role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
   role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
+  role('verifiers', runs('verifiers'), models.proposer?.description, sandbox?.describe.verifierWriter);
   const standIns = standInRoles(models, runs);
   if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
   return lines;
 }
 
 export function standInNotice(sandbox: SandboxSetup, roles: readonly string[]): string {
-  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the \w+)$/, ' and $1');
+  const named = roles.map((r) => `the ${r}`).join(roles.length > 2 ? ', ' : ' and ').replace(/, (the [\w ]+)$/, ' and $1');
   const many = roles.length > 1;
   return [
     `NOTE: STAND-IN MODELS. ${named[0]!.toUpperCase()}${named.slice(1)} of this run ${many ? 'are' : 'is'} the sandbox's offline stand-in${many ? 's' : ''}, not ${many ? 'models' : 'a model'}:`,

@@ -67,7 +67,10 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     `Web-agent episodes made with [miniweb-taskgen](https://www.npmjs.com/package/miniweb-taskgen) ${LIBRARY.version}: tasks ` +
       'proposed per site, attempted in Chromium by the agent, judged from screenshots and the server\'s record of the ' +
       'session. Config `steps` holds the training rows (the judged successes, one row per step, in the chat form ' +
-      'ms-swift and LLaMA-Factory read); config `episodes` holds every episode, successes and failures.',
+      'ms-swift and LLaMA-Factory read); config `episodes` holds every episode, successes and failures' +
+      (input.configs.some((c) => c.name === 'tasks')
+        ? '; config `tasks` holds the tasks with a written verifier (a claim over the server\'s record, checked on the episode it was written from): instruction, start path, site, kind, verifier, a task set for RL.'
+        : '.'),
     '',
     ...standInLines(input),
     '## Loading',

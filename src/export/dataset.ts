@@ -1,6 +1,6 @@
 /**
  * `runExport`: a run as a folder that `datasets.load_dataset(DIR)` and the Hugging Face Hub read as is:
- * configs `steps` and `episodes` as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
+ * configs `steps` and `episodes` (and `tasks`, when the tasks have written verifiers) as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
  * Everything is checked before anything is written; the folder is built under a temp name and renamed at the end,
  * so an export either is whole or is not there.
  * @module
@@ -11,11 +11,12 @@ import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../core/io';
-import { judgeDirOf } from '../files/layout';
+import { judgeDirOf, verifiersFileOf } from '../files/layout';
+import { readWrittenVerifiers } from '../verifiers/file';
 import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../rows/provenance';
-import { RowsReportSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
+import { RowsReportSchema, TaskSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
 import { datasetCard, type CardConfig } from './card';
-import { EPISODE_FEATURES, STEP_FEATURES } from './features';
+import { EPISODE_FEATURES, STEP_FEATURES, TASK_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
 
@@ -37,6 +38,11 @@ export interface ExportOptions {
   readonly validate?: string;
   /** A human-task run exported as split `human` of config `episodes`. Default `<work dir>/human`, if there. */
   readonly humanRun?: string;
+  /**
+   * The written verifiers (config `tasks`: the tasks that have one). Default `verifiers.jsonl` beside the tasks
+   * (`<work dir>/verifiers.jsonl`, or `<run>/verifiers.jsonl`), if there; without one there is no config `tasks`.
+   */
+  readonly verifiers?: string;
   /** What the files do not record: run id, proposer model, judge variant. */
   readonly recipe?: Recipe;
   /** Rows per Parquet shard. Default 2,000 steps and 200 episodes (a few hundred MB with screenshots). */
@@ -76,6 +82,8 @@ interface Sources {
   readonly rows: string;
   readonly validate: string | null;
   readonly human: string | null;
+  readonly tasks: string;
+  readonly verifiers: string | null;
 }
 
 /**
@@ -135,6 +143,13 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       splits.push({ name, rows: planned.length, files: writer.finish() });
     }
     configs.push({ name: 'episodes', features: EPISODE_FEATURES, splits });
+    if (sources.verifiers) {
+      const rows = await taskRows(store, sources, recipe.runId!);
+      const writer = new ShardWriter(lib, { ...common, config: 'tasks', split: 'train', features: TASK_FEATURES, rows: rows.length, shardRows: episodeShards });
+      await fs.mkdir(path.join(tmp, 'data', 'tasks'), { recursive: true });
+      for (const row of rows) writer.add(row);
+      configs.push({ name: 'tasks', features: TASK_FEATURES, splits: [{ name: 'train', rows: rows.length, files: writer.finish() }] });
+    }
 
     const card = datasetCard({
       runId: recipe.runId!,
@@ -206,7 +221,10 @@ async function findSources(store: FileStore, options: ExportOptions): Promise<So
   const workDir = (await store.exists(path.posix.join(root, 'run'))) && (await store.exists(path.posix.join(root, 'tasks.jsonl')));
   const ifThere = async (file: string) => ((await store.exists(file)) ? file : null);
   if (workDir) {
+    const tasks = path.posix.join(root, 'tasks.jsonl');
     return {
+      tasks,
+      verifiers: options.verifiers ?? (await ifThere(verifiersFileOf(tasks))),
       runId: path.posix.basename(path.resolve(root)),
       run: path.posix.join(root, 'run'),
       rows: options.rows ?? path.posix.join(root, 'rows'),
@@ -216,7 +234,9 @@ async function findSources(store: FileStore, options: ExportOptions): Promise<So
   }
   if (!(await store.exists(root))) throw new InputError({ file: options.run }, 'no such run dir');
   if (!options.rows) throw new InputError({ file: options.run }, 'a run dir, not a pipeline work dir: give its rows dir (--rows)');
-  return { runId: path.posix.basename(path.resolve(root)), run: root, rows: options.rows, validate: options.validate ?? null, human: options.humanRun ?? null };
+  const tasks = path.posix.join(root, 'tasks.jsonl');
+  const verifiers = options.verifiers ?? (await ifThere(verifiersFileOf(tasks)));
+  return { runId: path.posix.basename(path.resolve(root)), run: root, rows: options.rows, validate: options.validate ?? null, human: options.humanRun ?? null, tasks, verifiers };
 }
 
 // The recipe: what the caller says, else what the rows step recorded beside the rows dir, else the dir's name.
@@ -229,6 +249,27 @@ async function recipeOf(store: FileStore, sources: Sources, given: Recipe): Prom
     proposerModel: given.proposerModel !== undefined ? given.proposerModel : only(lines.map((l) => l.proposer_model)),
     judgeVariant: given.judgeVariant ?? only(lines.map((l) => l.judge_variant)),
   };
+}
+
+// Config `tasks`: each task of the tasks file with a written verifier for its instruction, in task order.
+async function taskRows(store: FileStore, sources: Sources, runId: string): Promise<Array<Record<string, unknown>>> {
+  const { byTask } = await readWrittenVerifiers(store, sources.verifiers!);
+  const tasks = await readJsonl(store, sources.tasks, TaskSchema, { missingOk: true });
+  return tasks.flatMap((task) => {
+    const v = byTask.get(task.task_id);
+    if (!v || v.instruction !== task.instruction) return [];
+    return [{
+      task_id: task.task_id,
+      site: task.site,
+      task_kind: task.task_kind,
+      instruction: task.instruction,
+      start_path: task.start_path,
+      verifier: JSON.stringify(v.claim),
+      written_from_episode_id: v.written_from.episode_id,
+      writer_model: v.written_from.model,
+      run_id: runId,
+    }];
+  });
 }
 
 async function readValidate(store: FileStore, file: string): Promise<ValidateReport | null> {

@@ -73,6 +73,22 @@ export const EPISODE_FEATURES: Features = [
   ...provenanceFeatures,
 ];
 
+/**
+ * Config `tasks`: a task set ready for RL, each proposed task with the verifier written for it (the claim as JSON
+ * text), where it starts, and the episode and model it was written from.
+ */
+export const TASK_FEATURES: Features = [
+  ['task_id', string],
+  ['site', string],
+  ['task_kind', string],
+  ['instruction', string],
+  ['start_path', string],
+  ['verifier', string],
+  ['written_from_episode_id', string],
+  ['writer_model', string],
+  ['run_id', string],
+];
+
 /** `Features.to_dict()` of `datasets`: what goes into the Parquet metadata under `huggingface`. */
 export function featuresToDict(features: Features): Record<string, unknown> {
   return Object.fromEntries(features.map(([name, f]) => [name, featureToDict(f)]));

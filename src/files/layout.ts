@@ -5,6 +5,7 @@
  * ```
  * <run>/tasks.jsonl                  the run's tasks
  * <run>/results.jsonl                verifier results (results_regraded.jsonl wins when present)
+ * <tasks dir>/verifiers.jsonl        verifiers written for proposed tasks, beside their tasks file
  * <run>/<task_id>/                   an episode: episode.json, grade_inputs.json, screenshots/, final.png,
  *                                    rows/{rows.jsonl, episode.json, step_*.png}; evidence_steps.json beside them
  * <run>/_work/<task_id>.<gen>.claim  an episode in progress, claimed (and <run>/_work/<task_id>.<gen>/ its recording)
@@ -26,6 +27,14 @@ import { pyPathStr } from '../core/py/path';
 
 /** The files of a run dir. */
 export const RUN_FILES = Object.freeze({ tasks: 'tasks.jsonl', results: 'results.jsonl', resultsRegraded: 'results_regraded.jsonl' });
+
+/** Verifiers written for proposed tasks: `verifiers.jsonl`, in the dir of the tasks file they are for. */
+export const VERIFIERS_FILE = 'verifiers.jsonl';
+
+/** The written verifiers of a tasks file: `verifiers.jsonl` beside it (`<dir>/tasks.jsonl` → `<dir>/verifiers.jsonl`). */
+export function verifiersFileOf(tasksFile: string): string {
+  return path.posix.join(path.posix.dirname(tasksFile), VERIFIERS_FILE);
+}
 
 /** The verifier results of a run, in the order the seed looks for them: the first that exists is read. */
 export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.resultsRegraded, RUN_FILES.results]);

@@ -34,6 +34,7 @@ export const USAGE_STEPS = Object.freeze({
   propose: 'propose',
   attempt: 'attempt',
   judge: 'judge',
+  verifiers: 'verifiers',
   validateAttempt: 'validate:attempt',
   validateJudge: 'validate:judge',
   rows: 'rows',

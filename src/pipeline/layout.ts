@@ -1,7 +1,7 @@
 /** Where the pipeline puts everything: one fixed layout under one work dir. @module */
 import path from 'node:path';
 import { pyPathStr } from '../core/py/path';
-import { judgeDirOf, rowsReportFile, runFile, validateFile } from '../files/layout';
+import { judgeDirOf, rowsReportFile, runFile, validateFile, verifiersFileOf } from '../files/layout';
 
 /** The paths of a pipeline work dir (POSIX-style, as given). */
 export interface PipelineLayout {
@@ -9,6 +9,8 @@ export interface PipelineLayout {
   readonly dir: string;
   /** `<dir>/tasks.jsonl`: the proposed tasks (the seed's `tasks.jsonl`). */
   readonly tasks: string;
+  /** `<dir>/verifiers.jsonl`: the verifiers written for the proposed tasks, beside them. */
+  readonly verifiers: string;
   /** `<dir>/run`: the agent's episodes of the proposed tasks. */
   readonly run: string;
   /** `<dir>/run_judge`: a judge record per episode. */
@@ -35,6 +37,7 @@ export interface PipelineLayout {
  * <dir>/tasks.jsonl                 proposed tasks
  * <dir>/run/                        episodes of the proposed tasks
  * <dir>/run_judge/                  judge records
+ * <dir>/verifiers.jsonl             verifiers written for the proposed tasks
  * <dir>/human/                      episodes of the human tasks (results.jsonl from their verifiers)
  * <dir>/human_judge/_validate.json  the judge against the verifiers
  * <dir>/rows/                       training rows and _report.json
@@ -48,6 +51,7 @@ export function pipelineLayout(dir: string): PipelineLayout {
   return {
     dir: root,
     tasks: runFile(root, 'tasks'),
+    verifiers: verifiersFileOf(runFile(root, 'tasks')),
     run: join('run'),
     runJudge: judgeDirOf(join('run')),
     human: join('human'),

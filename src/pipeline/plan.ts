@@ -28,7 +28,7 @@ export interface PipelinePlan {
 }
 
 /** The stages that need the whole run, skipped by a shard. */
-const WHOLE_RUN_STAGES: readonly PipelineStage[] = ['propose', 'rows', 'report'];
+const WHOLE_RUN_STAGES: readonly PipelineStage[] = ['propose', 'verifiers', 'rows', 'report'];
 
 /** The stages `skip` and `only` leave (and a `shard`, which leaves no whole-run stage), checking their names. */
 export function stagesToRun(options: Pick<PipelineOptions, 'skip' | 'only' | 'shard'>): { stages: PipelineStage[]; skipped: Array<{ stage: PipelineStage; reason: string }> } {
@@ -58,6 +58,11 @@ export function stagesToRun(options: Pick<PipelineOptions, 'skip' | 'only' | 'sh
  */
 export async function planPipeline(config: PipelineOptions, store: FileStore): Promise<PipelinePlan> {
   const { stages, skipped } = stagesToRun(config);
+  // The verifiers stage needs a writer; without one it is skipped, not an error (it adds to the run, nothing needs it).
+  if (stages.includes('verifiers') && !config.verifierWriter && !config.proposer) {
+    stages.splice(stages.indexOf('verifiers'), 1);
+    skipped.push({ stage: 'verifiers', reason: 'no writer model (verifierWriter, or the proposer)' });
+  }
   const runs = (stage: PipelineStage) => stages.includes(stage);
   for (const site of config.sites ?? []) assertPlainName(site, 'site');
   const need = (what: string, stage: string, option: string) =>

@@ -1,5 +1,5 @@
 /**
- * The six stages, each a resumable step of the library run on the work dir's layout: what a stage finds done
+ * The stages, each a resumable step of the library run on the work dir's layout: what a stage finds done
  * it keeps, so the composition resumes as each step does.
  * @module
  */
@@ -23,7 +23,10 @@ import type {
   RowsStageSummary,
   StageSummaries,
   ValidateStageSummary,
+  VerifiersStageSummary,
 } from './types';
+import { runWriteVerifiers } from '../verifiers/run';
+import { readWrittenVerifiers } from '../verifiers/file';
 
 /** `propose`: tasks for every training site not yet in `<dir>/tasks.jsonl`. */
 export async function proposeStage(ctx: StageContext): Promise<ProposeStageSummary> {
@@ -86,6 +89,29 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
       ...mixOf(ctx),
     });
     return judgeFigures(ctx, 'judge', result, counter.judged());
+  });
+}
+
+/** `verifiers`: a verifier for each proposed task with a judged success, into `<dir>/verifiers.jsonl`. */
+export async function verifiersStage(ctx: StageContext): Promise<VerifiersStageSummary> {
+  return measured(ctx, [USAGE_STEPS.verifiers], async () => {
+    const { config, layout } = ctx;
+    const writer = (config.verifierWriter ?? config.proposer)!;
+    const r = await runWriteVerifiers({
+      run: layout.run,
+      tasks: layout.tasks,
+      out: layout.verifiers,
+      llm: withUsage(writer, ctx.meter, { step: USAGE_STEPS.verifiers }),
+      source: config.source,
+      store: ctx.store,
+      onEvent: (event) => ctx.emit({ type: 'verifiers', event }),
+      ...(config.signal ? { signal: config.signal } : {}),
+    });
+    if (r.errors.length) ctx.incomplete.push(`verifiers: ${r.errors.length} tasks failed; a rerun tries them again${firstCause(r.failures, `${r.errors[0]!.taskId}: ${r.errors[0]!.error}`)}`);
+    return {
+      tasks: r.tasks, successes: r.successes, kept: r.kept, written: r.written,
+      unparsed: r.unparsed.count, notHolding: r.notHolding.count, errors: r.errors.length, model: writer.modelId,
+    };
   });
 }
 
@@ -169,6 +195,7 @@ export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageC
   propose: proposeStage,
   attempt: attemptStage,
   judge: judgeStage,
+  verifiers: verifiersStage,
   validate: validateStage,
   rows: rowsStage,
   report: reportStage,
@@ -178,6 +205,7 @@ export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageC
 async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', tasks: readonly Task[], out: string): Promise<Omit<AttemptStageSummary, 'ms' | 'usage'>> {
   const { config } = ctx;
   const label = stage === 'attempt' ? USAGE_STEPS.attempt : USAGE_STEPS.validateAttempt;
+  const verifiers = stage === 'attempt' ? [...(await readWrittenVerifiers(ctx.store, ctx.layout.verifiers)).byTask.values()] : [];
   const summary = await runAttempt({
     tasks,
     policy: policyFor(ctx, label),
@@ -192,6 +220,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
     ...(config.signal ? { signal: config.signal } : {}),
+    ...(verifiers.length ? { verifiers } : {}),
     ...shardOf(ctx),
     ...mixOf(ctx),
   });

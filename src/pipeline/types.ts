@@ -15,13 +15,14 @@ import type { UsageMeter, UsageSummary, UsageTotals } from '../models/usage';
 import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
 import type { RowsEvent } from '../rows';
+import type { WriteVerifiersEvent } from '../verifiers/run';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
 import type { Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import type { PipelineLayout } from './layout';
 
 /** The stages, in the order they run. */
-export const PIPELINE_STAGES = ['propose', 'attempt', 'judge', 'validate', 'rows', 'report'] as const;
+export const PIPELINE_STAGES = ['propose', 'attempt', 'judge', 'verifiers', 'validate', 'rows', 'report'] as const;
 
 /** A stage of the pipeline. */
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
@@ -50,6 +51,8 @@ export interface PipelineOptions {
   readonly sites?: readonly string[];
   /** The proposer (Gemini in the user's setup). Needed by `propose`. */
   readonly proposer?: LanguageModel;
+  /** Writes the verifiers of the `verifiers` stage. Default the proposer; with neither, that stage is skipped. */
+  readonly verifierWriter?: LanguageModel;
   /** The judge (Gemini in the user's setup). Needed by `judge` and `validate`. */
   readonly judge?: JudgeModel;
   /**
@@ -140,6 +143,7 @@ export type PipelineEvent =
   | { readonly type: 'propose'; readonly event: ProposeEvent }
   | { readonly type: 'attempt'; readonly stage: 'attempt' | 'validate'; readonly event: AttemptEvent }
   | { readonly type: 'judge'; readonly stage: 'judge' | 'validate'; readonly event: JudgeEvent }
+  | { readonly type: 'verifiers'; readonly event: WriteVerifiersEvent }
   | { readonly type: 'rows'; readonly event: RowsEvent }
   | { readonly type: 'report'; readonly run: 'run' | 'human'; readonly event: ReportEvent }
   | { readonly type: 'warning'; readonly stage: PipelineStage; readonly message: string };
@@ -218,6 +222,26 @@ export interface JudgeStageSummary extends StageFigures {
   readonly failures: readonly CallFailure[];
 }
 
+/** `verifiers`: a verifier written for each proposed task with a judged success (`<dir>/verifiers.jsonl`). */
+export interface VerifiersStageSummary extends StageFigures {
+  /** Proposed tasks, those with a judged success, and their verifiers: kept from before, written now. */
+  readonly tasks: number;
+  /** Tasks whose episode was judged SUCCESS. */
+  readonly successes: number;
+  /** Verifiers already in the file. */
+  readonly kept: number;
+  /** Verifiers written by this call. */
+  readonly written: number;
+  /** Replies that were not a claim. */
+  readonly unparsed: number;
+  /** Claims that did not hold on their own episode (not kept). */
+  readonly notHolding: number;
+  /** Tasks that failed with an error (a rerun tries them). */
+  readonly errors: number;
+  /** The writer model. */
+  readonly model: string;
+}
+
 /** `validate`: the human tasks attempted, judged and scored against their verifiers. */
 export interface ValidateStageSummary extends StageFigures {
   /** Human tasks to attempt: those of the training sites, at most `humanPerSite` per site. */
@@ -260,6 +284,8 @@ export interface StageSummaries {
   readonly attempt: AttemptStageSummary;
   /** The `judge` stage's summary. */
   readonly judge: JudgeStageSummary;
+  /** The `verifiers` stage's summary. */
+  readonly verifiers: VerifiersStageSummary;
   /** The `validate` stage's summary. */
   readonly validate: ValidateStageSummary;
   /** The `rows` stage's summary. */

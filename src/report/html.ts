@@ -13,7 +13,7 @@ import { CLIENT_SCRIPT, DATA_ELEMENT_ID, EPISODE_CALLBACK } from './client';
 import { renderRunPlots } from './plots';
 import { REPORT_CSS } from './style';
 import { PLOT_CSS } from './svg/svg';
-import type { ReportEpisodeDetail, ReportPageModel, ReportIssue, ReportScores } from './types';
+import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportScores } from './types';
 
 export { escapeHtml };
 
@@ -62,6 +62,7 @@ export function renderPage(model: ReportPageModel): string {
 ${renderTotals(model)}
 ${renderRunPlots(model)}
 ${renderScoresSection(model.scores, model.scoresNote)}
+${renderDisagreements(model.episodes)}
 ${renderIssues(model.issues)}
 <section id="episodes">
 <h2>Episodes</h2>
@@ -167,6 +168,23 @@ function scoreTable(title: string, key: string, groups: Readonly<Record<string, 
     .join('');
   return `<h3>${escapeHtml(title)}</h3>\n<table id="${id}"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
+
+/** The episodes where the judge and the verifier (hand-written, or written for a proposed task) disagree, listed. */
+function renderDisagreements(episodes: readonly ReportEpisodeSummary[]): string {
+  const rows = episodes.filter((e) => e.disagree);
+  if (rows.length === 0) return '';
+  const body = rows.slice(0, MAX_DISAGREEMENTS).map((e) => {
+    const cells = [e.id, e.site, e.kind, e.verdict === 'success' ? 'SUCCESS' : 'NOT SUCCESS', e.verifier ? 'pass' : 'fail', e.instruction];
+    return `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
+  });
+  const more = rows.length > MAX_DISAGREEMENTS ? `<p class="muted">… and ${rows.length - MAX_DISAGREEMENTS} more (filter the episode list below).</p>` : '';
+  return `<section id="disagreements">
+<h2>Judge–verifier disagreements (${rows.length})</h2>
+<table id="disagreement-list"><thead><tr><th>task</th><th>site</th><th>kind</th><th>judge</th><th>verifier</th><th>instruction</th></tr></thead><tbody>${body.join('')}</tbody></table>
+${more}</section>`;
+}
+
+const MAX_DISAGREEMENTS = 200;
 
 function renderIssues(issues: readonly ReportIssue[]): string {
   if (issues.length === 0) return '';
