@@ -160,6 +160,20 @@ export {
   type RowsResult,
 } from './rows';
 
+// Relabeling failed episodes: the tasks they did complete, each with a claim checked on the server's evidence,
+// the episode cut where it holds and judged by the seed's judge; accepted ones become rows beside the run's own.
+export {
+  runRelabel,
+  type RelabelOptions,
+  type RelabelResult,
+  type RelabelEvent,
+  type RelabelSummary,
+  type RelabelTokens,
+  type RelabelParent,
+  type RelabelProposal,
+  type RelabelStatus,
+} from './relabel';
+
 // The whole pipeline on one work dir, resumable stage by stage.
 export {
   runPipeline,
@@ -256,6 +270,7 @@ export {
   readJsonl,
   parseJsonl,
   judgeDirOf,
+  relabelDirOf,
   episodeIdOf,
   judgedEpisodeIdOf,
   type FileStore,
