@@ -12,6 +12,7 @@ import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { openCopy, tableRows } from '../database';
+import { normName, stepTarget } from '../oracle';
 import type { SandboxTask } from '../tasks';
 import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt } from './judge';
 import { STAND_IN_PROVIDER, siteOfPath, unitHash } from './lookup';
@@ -62,6 +63,12 @@ function positive(verifier: Verifier): boolean {
   return Boolean(verifier.answer) || (verifier.requests ?? []).some((r) => !r.should_not_exist) || (verifier.state ?? []).some((s) => !s.should_not_exist);
 }
 
+// The name of the last element the task's oracle solution acts on (the item an information task is about).
+function lastTarget(task: SandboxTask): string | undefined {
+  const names = task.oracle.map((step) => stepTarget(step)?.name).filter((n): n is string => Boolean(n));
+  return names.at(-1);
+}
+
 /** A stand-in relabeler (provider `sandbox-stand-in`), wrong on purpose on `errorRate` of the tasks it writes. */
 export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): LanguageModel {
   const modelId = options.modelId ?? 'stand-in-relabeler';
@@ -103,13 +110,18 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
       const k = Number(/^Write at most (\d+) tasks/m.exec(prompt)?.[1] ?? 3);
       // The prompt's evidence as the judge prompt shows it: the same sections, the same formats.
       const evidence = evidenceFromPrompt(prompt.replace('\n\nPAGES THE AGENT SAW', '\n\nTEXT ON SCREEN'), rowsOf(catalog, site));
+      const pages = (/PAGES THE AGENT SAW \(in order\):\n([\s\S]*?)\n\nScreenshots/.exec(prompt)?.[1] ?? '').split(/^--- page \d+$/m);
+      const lastPage = normName(pages.at(-1) ?? '');
       const passing: SandboxTask[] = [];
       const failing: SandboxTask[] = [];
       for (const task of bank) {
         if (task.instruction === asked) continue;
         const verifier = VerifierSchema.safeParse(task.verifier);
         if (!verifier.success || !positive(verifier.data)) continue;
-        ((await verifyEpisode(verifier.data, evidence)).ok ? passing : failing).push(task);
+        // An answer alone can match by chance: an information task also needs its item on the page the agent ended on.
+        const item = lastTarget(task);
+        const there = task.task_kind !== 'info' || item === undefined || lastPage.includes(normName(item));
+        ((await verifyEpisode(verifier.data, evidence)).ok && there ? passing : failing).push(task);
       }
       const out: Array<{ instruction: string; kind: string; claim: ClaimJson }> = [];
       const slots = Math.min(k, Math.max(1, passing.length));
@@ -118,7 +130,9 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
         const pool = wrong || i >= passing.length ? (wrong ? failing : []) : passing;
         const pick = wrong ? pool[Math.floor(unitHash(`${seed}:pick:${site}:${asked}:${i}`) * pool.length)] : passing[i];
         if (!pick) continue;
-        out.push({ instruction: pick.instruction, kind: pick.task_kind, claim: verifierClaim(pick.verifier as Verifier) });
+        const claim = verifierClaim(pick.verifier as Verifier);
+        const item = pick.task_kind === 'info' ? lastTarget(pick) : undefined;
+        out.push({ instruction: pick.instruction, kind: pick.task_kind, claim: item ? { all: [claim, { seen: { contains: item } }] } : claim });
       }
       const text = JSON.stringify({ tasks: out });
       const usage = options.estimateUsage

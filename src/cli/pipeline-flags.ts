@@ -21,6 +21,8 @@ export interface PipelineFlags {
   sandboxPort: number;
   failureRate: number;
   judgeNoise: number;
+  relabelErrorRate: number;
+  relabelK: number;
   sandboxSeed: number;
   sitemaps?: string;
   split?: string;
@@ -72,6 +74,8 @@ export function pipelineCommand(program: Command): Command {
     .option('--sandbox-port <n>', '(--sandbox) the server port (0: a free one)', integer(0), 0)
     .option('--failure-rate <r>', '(--sandbox) share of tasks the stand-in agent gets wrong on purpose', numberBetween(0, 1), 0.3)
     .option('--judge-noise <r>', '(--sandbox) share of verdicts the stand-in judge flips on purpose', numberBetween(0, 1), 0.1)
+    .option('--relabel-error-rate <r>', '(--sandbox) share of tasks the stand-in relabeler writes wrong on purpose', numberBetween(0, 1), 0.1)
+    .option('--relabel-k <n>', 'the most tasks written per relabeled episode (skip the relabel stage with --skip relabel)', integer(1), 3)
     .option('--sandbox-seed <n>', '(--sandbox) seeds the stand-ins', integer(0), 17)
     .option('--sitemaps <dir>', "MiniWeb's directory of <site>.json sitemaps")
     .option('--split <file>', "MiniWeb's split file (its train list is the training sites)")
@@ -103,7 +107,7 @@ export function pipelineCommand(program: Command): Command {
     .option('--max-steps <n>', 'steps per episode', integer(1), 15)
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--action-timeout <s>', 'time limit of one element action in seconds (default 10)', integer(1))
-    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
+    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,relabel,rows,report')
     .option('--only <stages>', 'the only stages to run')
     .option('--no-progress', 'no progress bars')
     .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false);
@@ -120,6 +124,7 @@ export function sandboxOptions(flags: PipelineFlags, sites: string[] | undefined
     port: flags.sandboxPort,
     failureRate: flags.failureRate,
     judgeNoise: flags.judgeNoise,
+    relabelErrorRate: flags.relabelErrorRate,
     seed: flags.sandboxSeed,
   };
 }

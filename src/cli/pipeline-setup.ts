@@ -40,6 +40,10 @@ export function buildConfig(
     sites: setup.sites ?? sandbox?.sites,
     proposer: models.proposer ?? sandbox?.proposer,
     judge: models.judge ?? sandbox?.judge,
+    // The relabeler is the proposer's model (the relabel judge the judge's), else the sandbox's stand-ins.
+    ...(models.proposer ?? sandbox ? { relabeler: models.proposer ?? sandbox!.relabeler } : {}),
+    ...(models.judge ?? sandbox ? { relabelJudge: models.judge ?? sandbox!.relabelJudge } : {}),
+    relabelK: flags.relabelK,
     ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
     humanTasks: flags.humanTasks ?? sandbox?.humanTasks,
@@ -74,6 +78,7 @@ export function standInRoles(models: RealModels, runs: Runs): string[] {
     ['proposer', runs('propose') && !models.proposer],
     ['agent', runs('attempt', 'validate') && !models.agentGiven],
     ['judge', runs('judge', 'validate') && !models.judge],
+    ['relabeler', runs('relabel') && !models.proposer],
   ];
   return roles.filter(([, standIn]) => standIn).map(([role]) => role);
 }
@@ -92,6 +97,7 @@ export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | unde
   role('proposer', runs('propose'), models.proposer?.description, sandbox?.describe.proposer);
   role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
   role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
+  role('relabeler', runs('relabel'), models.proposer?.description, sandbox?.describe.relabeler);
   const standIns = standInRoles(models, runs);
   if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
   return lines;

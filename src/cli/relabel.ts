@@ -50,7 +50,8 @@ export function formatRelabelSummary(s: RelabelSummary): string {
   ].join('\n');
 }
 
-function printer(): { onEvent: (e: RelabelEvent) => void; stop: () => void } {
+/** Progress of a relabel pass on stderr: a bar of episodes, errors and the first failed calls. */
+export function relabelPrinter(): { onEvent: (e: RelabelEvent) => void; stop: () => void } {
   let bar: SingleBar | undefined;
   let accepted = 0;
   let shown = 0;
@@ -118,7 +119,7 @@ export function register(program: Command): void {
         const judge = sandbox && flags.judgeModel === undefined ? sandbox.relabelJudge : real(flags.judgeModel ?? flags.model, flags.judgeEndpoint ?? flags.endpoint, 'judge');
         if (sandbox) process.stderr.write(`relabeler: ${llm === sandbox.relabeler ? sandbox.describe.relabeler : llm.modelId}\njudge: ${judge === sandbox.relabelJudge ? sandbox.describe.judge : judge.modelId}\n`);
         const sharded = resolveShard(flags);
-        const print = printer();
+        const print = relabelPrinter();
         const result = await runRelabel({
           run,
           llm,

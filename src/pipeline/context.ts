@@ -36,6 +36,8 @@ export const USAGE_STEPS = Object.freeze({
   judge: 'judge',
   validateAttempt: 'validate:attempt',
   validateJudge: 'validate:judge',
+  relabel: 'relabel',
+  relabelJudge: 'relabel:judge',
   rows: 'rows',
 } as const);
 

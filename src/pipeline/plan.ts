@@ -57,7 +57,11 @@ export function stagesToRun(options: Pick<PipelineOptions, 'skip' | 'only' | 'sh
  * plain name, an `InputError` (file, line, field) for a bad human-tasks line.
  */
 export async function planPipeline(config: PipelineOptions, store: FileStore): Promise<PipelinePlan> {
-  const { stages, skipped } = stagesToRun(config);
+  const asked = stagesToRun(config);
+  const { skipped } = asked;
+  // Relabeling is optional: without a relabeler the stage is skipped, not an error.
+  const stages = asked.stages.filter((s) => s !== 'relabel' || config.relabeler);
+  if (stages.length < asked.stages.length) skipped.push({ stage: 'relabel', reason: 'no relabeler (option relabeler)' });
   const runs = (stage: PipelineStage) => stages.includes(stage);
   for (const site of config.sites ?? []) assertPlainName(site, 'site');
   const need = (what: string, stage: string, option: string) =>
@@ -69,6 +73,7 @@ export async function planPipeline(config: PipelineOptions, store: FileStore): P
     if (!config.source.baseUrl) throw need('a site source with a baseUrl (the server the browser visits)', stage, 'source');
   }
   for (const stage of ['judge', 'validate'] as const) if (runs(stage) && !config.judge) throw need('a judge model', stage, 'judge');
+  if (runs('relabel') && !config.relabelJudge && typeof config.judge !== 'object') throw need('a judge model for the relabeled episodes', 'relabel', 'relabelJudge (or judge as a model)');
   if (runs('validate') && !config.humanTasks) throw need('human tasks with verifiers', 'validate', 'humanTasks');
 
   const sites = runs('propose') || runs('validate') ? await trainingSites(config) : [];

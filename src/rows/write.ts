@@ -70,6 +70,8 @@ export interface RowsResult extends RowsSelection {
   readonly skipped: ReadonlyArray<{ readonly taskId: string; readonly reason: string }>;
   /** Dirs of `out` removed as not this selection (`stale: 'remove'`). */
   readonly removed: readonly string[];
+  /** The picked tasks that are relabeled ones (from the relabel dir), and their rows. */
+  readonly relabeled: { readonly picked: readonly string[]; readonly rows: number };
 }
 
 /**
@@ -157,7 +159,8 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
   const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])]))));
   await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
-  return { ...selection, skipped, removed };
+  const relabeled = unique.filter((id) => relabel?.ids.has(id));
+  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) } };
 }
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
