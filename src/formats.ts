@@ -1,7 +1,7 @@
 /**
  * `miniweb-taskgen/schemas`: the zod schema of every on-disk format (tasks, sitemaps, episodes, judge records,
- * rows, reports, the lab's report, provenance), to validate files in your own code. The types, their `z.infer`,
- * come from the main entry too.
+ * rows, reports, the lab's report, provenance, claims and episodes' step maps), to validate files in your own
+ * code. The types, their `z.infer`, come from the main entry too.
  * @example
  * import { TaskSchema } from 'miniweb-taskgen/schemas';
  * const task = TaskSchema.parse(JSON.parse(line));
@@ -25,4 +25,5 @@ export {
   ValidateReportSchema,
 } from './core/schemas';
 export { LabReportSchema } from './lab';
+export { ClaimSchema, ClaimValueSchema, EvidenceStepsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';

@@ -63,6 +63,18 @@ export {
   type CheckResult,
   type VerifyResult,
 } from './attempt';
+// Claims over evidence: what a recorded episode's evidence must show (a data change, a request, an answer, a value
+// on a page the agent saw; all / any / not), decided at every step prefix from the episode's step map.
+export {
+  checkClaim,
+  loadStepEvidence,
+  type Claim,
+  type ClaimValue,
+  type ChangeClaim,
+  type RequestClaim,
+  type ClaimResult,
+  type StepEvidence,
+} from './claims';
 // The agent: policies, their prompt, action parsing, a vLLM server for Qwen.
 export {
   qwenPolicy,
@@ -351,3 +363,4 @@ export type {
   JudgeScoreWithIntervals,
   ValidateReport,
 } from './core/schemas';
+export type { EvidenceSteps } from './claims';

@@ -23,6 +23,7 @@ import { defaultSitePrefix, outsideSite, siteBoundary, startUrlOf } from '../bro
 import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
+import { StepMarks } from '../claims/steps';
 
 /**
  * Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. The evidence
@@ -135,7 +136,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
     const landed = outsideSite(ep.page.url(), boundary);
     if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
-    const run = await loop(options, ep, recorder, signal);
+    const marks = new StepMarks(s); // the step map for claims (evidence_steps.json)
+    const run = await loop(options, ep, recorder, signal, marks);
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     const evidence = await infra('evidence', () => s.collect());
     const verdict = task.verifier && options.verify
@@ -156,6 +158,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       blocked: ep.watch.blockedUrls,
       usage: run.usage,
     };
+    await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     await recorder.finish({
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,
@@ -186,7 +189,7 @@ interface LoopResult {
 }
 
 // Observe, decide, act, until done, the step limit, the time limit, or the page going away.
-async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal): Promise<LoopResult> {
+async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal, marks: StepMarks): Promise<LoopResult> {
   const { task, policy, maxSteps } = options;
   const r: LoopResult = { outcome: 'max_steps', answer: null, error: null, history: [], actions: [], rows: [], seen: [], usage: ZERO_USAGE };
   let last: Observation | null = null;
@@ -199,6 +202,7 @@ async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: Epis
       last = observation;
       recorder.screenshot(step, observation.screenshot);
       r.seen.push(observation.prompt);
+      const counted = marks.mark(step, r.seen.length); // counted while the policy decides, before the action
       const input = { task, observation, history: [...r.history], step, maxSteps, signal };
       const decision = await decide(policy, input, signal);
       r.usage = addUsage(r.usage, decision.usage);
@@ -212,6 +216,7 @@ async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: Epis
           r.outcome = 'done';
           finalShot = observation.screenshot;
         } else {
+          await counted;
           error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, prefix: ep.prefix, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
         }
       }

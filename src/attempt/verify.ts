@@ -45,7 +45,8 @@ export interface VerifyResult {
   readonly checks: CheckResult[];
 }
 
-const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
+/** Text as the checks compare it: whitespace collapsed, trimmed, case-folded. */
+export const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
 /** Whether a value from a request or a row matches an expected scalar (see the module notes). */
@@ -65,7 +66,8 @@ export function looseEqual(actual: unknown, expected: Scalar): boolean {
   return typeof actual === 'string' && norm(actual) === norm(expected);
 }
 
-function numbersIn(text: string): number[] {
+/** The numbers written in a text (`1,234.5` is one number). */
+export function numbersIn(text: string): number[] {
   return (text.match(/-?\d[\d,]*(?:\.\d+)?|-?\.\d+/g) ?? []).map((m) => Number(m.replace(/,/g, ''))).filter(Number.isFinite);
 }
 
@@ -91,11 +93,13 @@ function checkAnswer(check: AnswerCheck, answer: string): CheckResult {
   };
 }
 
-function trimSlash(path: string): string {
+/** A path without its trailing slashes (`/` stays). */
+export function trimSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
-function requestParams(entry: LogEntry): Record<string, unknown> {
+/** A request's parameters: its query and its form or JSON body, the body's winning. */
+export function requestParams(entry: LogEntry): Record<string, unknown> {
   const query = entry.query && typeof entry.query === 'object' ? (entry.query as Record<string, unknown>) : {};
   const body = entry.body && typeof entry.body === 'object' && !Array.isArray(entry.body) ? (entry.body as Record<string, unknown>) : {};
   return { ...query, ...body };

@@ -6,7 +6,7 @@
  * <run>/tasks.jsonl                  the run's tasks
  * <run>/results.jsonl                verifier results (results_regraded.jsonl wins when present)
  * <run>/<task_id>/                   an episode: episode.json, grade_inputs.json, screenshots/, final.png,
- *                                    rows/{rows.jsonl, episode.json, step_*.png}
+ *                                    rows/{rows.jsonl, episode.json, step_*.png}; evidence_steps.json beside them
  * <run>/_work/<task_id>.<gen>.claim  an episode in progress, claimed (and <run>/_work/<task_id>.<gen>/ its recording)
  * <run>/_aside/, <run>/_quarantine/  unfinished episodes of dead writers, and finished ones gone bad: kept, never deleted
  *                                    (as <task_id>[.<gen>].<why>.<time>.<pid>-<random>/, see keptName)
@@ -54,6 +54,8 @@ export const EPISODE_FILES = Object.freeze({
   rows: 'rows',
   rowsFile: 'rows/rows.jsonl',
   rowsEpisode: 'rows/episode.json',
+  /** Not the seed's: the step after which each piece of evidence appeared (claims are checked at step prefixes). */
+  evidenceSteps: 'evidence_steps.json',
   /** Each step as the agent's prompt showed it (beside the seed's files): what re-renders its rows under another instruction. */
   agentSteps: 'agent_steps.json',
 });

@@ -1,0 +1,207 @@
+/**
+ * Deciding a claim on a recorded episode at every step prefix: the claim's value after each of the first k steps,
+ * for k = 1..steps, from the evidence tagged with a step up to k (the answer from its `done` step on). Values
+ * compare by the verifiers' rules (`src/attempt/verify.ts`).
+ * @module
+ */
+import type { Change, LogEntry } from '../core/schemas';
+import { looseEqual, norm, numbersIn, requestParams, trimSlash } from '../attempt/verify';
+import { parseWith } from '../core/io';
+import { ClaimSchema, type ChangeClaim, type Claim, type ClaimValue, type RequestClaim } from './schema';
+import type { StepEvidence } from './evidence';
+
+/** A claim decided on an episode. */
+export interface ClaimResult {
+  /** Whether the claim holds on the whole episode. */
+  readonly holds: boolean;
+  /**
+   * The fewest steps whose evidence makes the claim hold (the episode cut there satisfies it), `null` when no
+   * prefix does. With `not`, a claim may hold on a prefix but not on the whole episode, or the reverse.
+   */
+  readonly firstStep: number | null;
+  /** Why, in words: what matched and at which step, or what was missing. */
+  readonly detail: string;
+}
+
+/**
+ * Decides `claim` on an episode's evidence at every step prefix (see {@link ClaimResult}). A claim that does not
+ * fit {@link ClaimSchema} throws an `InputError` naming the field (file `(claim)`).
+ */
+export function checkClaim(claim: Claim, evidence: StepEvidence): ClaimResult {
+  parseWith(ClaimSchema, claim, { file: '(claim)' });
+  // An episode of no steps has one prefix: all of it.
+  const prefixes = evidence.steps > 0 ? Array.from({ length: evidence.steps }, (_, i) => i + 1) : [0];
+  const trace = decide(claim, evidence, prefixes, new Map());
+  const first = trace.at.indexOf(true);
+  return { holds: trace.at.at(-1) ?? false, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail };
+}
+
+// A claim's value at each prefix, and why.
+interface Trace {
+  readonly at: boolean[];
+  readonly detail: string;
+}
+
+// Regular expressions compiled once per check.
+type Cache = Map<string, RegExp>;
+
+function decide(claim: Claim, ev: StepEvidence, prefixes: number[], cache: Cache): Trace {
+  if ('all' in claim || 'any' in claim) {
+    const all = 'all' in claim;
+    const parts = (all ? claim.all : claim.any).map((c) => decide(c, ev, prefixes, cache));
+    const at = prefixes.map((_, j) => (all ? parts.every((p) => p.at[j]) : parts.some((p) => p.at[j])));
+    return { at, detail: `${all ? 'all' : 'any'}(${parts.map((p) => p.detail).join('; ')})` };
+  }
+  if ('not' in claim) {
+    const inner = decide(claim.not, ev, prefixes, cache);
+    return { at: inner.at.map((v) => !v), detail: `not(${inner.detail})` };
+  }
+  if ('answer' in claim) return answerTrace(claim.answer, ev, prefixes, cache);
+  const found = 'change' in claim ? firstChange(claim.change, ev, cache) : 'request' in claim ? firstRequest(claim.request, ev, cache) : firstSeen(claim.seen, ev, cache);
+  return { at: prefixes.map((k) => found.step !== null && found.step <= k), detail: found.detail };
+}
+
+// Evidence items match from their step on: the earliest matching step, or why none.
+interface Found {
+  readonly step: number | null;
+  readonly detail: string;
+}
+
+function firstOf<T extends { step: number }>(items: readonly T[], test: (item: T) => boolean): T | null {
+  let best: T | null = null;
+  for (const item of items) if ((best === null || item.step < best.step) && test(item)) best = item;
+  return best;
+}
+
+const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
+const cut = (s: string, n = 80): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+function firstChange(claim: ChangeClaim, ev: StepEvidence, cache: Cache): Found {
+  const what = `change ${claim.op ?? 'any'} ${claim.table}${claim.fields ? ` ${show(claim.fields)}` : ''}${claim.changed ? ` changing ${claim.changed.join(', ')}` : ''}`;
+  const table = norm(claim.table);
+  const ofTable = ev.changes.filter((c) => norm(String(c.change.table ?? c.change.collection ?? c.change.kind ?? '')) === table);
+  const hit = firstOf(ofTable, ({ change }) => {
+    const op = changeOp(change);
+    if (claim.op && op !== claim.op) return false;
+    const row = rowOf(change, op);
+    if (claim.fields && !Object.entries(claim.fields).every(([k, v]) => matchField(row[k], v, cache))) return false;
+    const changed = changedFields(change, op);
+    return !claim.changed || claim.changed.every((k) => changed.has(k));
+  });
+  if (hit) return { step: hit.step, detail: `${what}: at step ${hit.step}` };
+  return { step: null, detail: `${what}: ${ofTable.length ? `${ofTable.length} change(s) to ${claim.table}, none matching` : `no change to ${claim.table} (${ev.changes.length} change(s) in all)`}` };
+}
+
+const OPS: Record<string, 'create' | 'update' | 'delete'> = {
+  create: 'create', created: 'create', insert: 'create', inserted: 'create', add: 'create', added: 'create',
+  update: 'update', updated: 'update', modify: 'update', modified: 'update', edit: 'update',
+  delete: 'delete', deleted: 'delete', remove: 'delete', removed: 'delete',
+};
+
+// The change's operation; a server that does not name it tells it by which of before/after it gives.
+function changeOp(change: Change): 'create' | 'update' | 'delete' {
+  const named = typeof change.op === 'string' ? OPS[norm(change.op)] : undefined;
+  if (named) return named;
+  if (!isRow(change.before)) return 'create';
+  return isRow(change.after) ? 'update' : 'delete';
+}
+
+function isRow(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// The row a change leaves (the one it removed, for a delete); `changed` fills in for a server that gives no rows.
+function rowOf(change: Change, op: string): Record<string, unknown> {
+  const before = isRow(change.before) ? change.before : {};
+  const after = isRow(change.after) ? change.after : {};
+  if (op === 'delete') return before;
+  if (isRow(change.after)) return after;
+  const changed = isRow(change.changed) ? change.changed : {};
+  const news = Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, op === 'update' && Array.isArray(v) && v.length === 2 ? v[1] : v]));
+  return { ...before, ...news };
+}
+
+function changedFields(change: Change, op: string): Set<string> {
+  if (isRow(change.changed)) return new Set(Object.keys(change.changed));
+  const before = isRow(change.before) ? change.before : {};
+  const after = isRow(change.after) ? change.after : {};
+  if (op === 'delete') return new Set(Object.keys(before));
+  return new Set(Object.keys(after).filter((k) => show(after[k]) !== show(before[k])));
+}
+
+function firstRequest(claim: RequestClaim, ev: StepEvidence, cache: Cache): Found {
+  const method = claim.method?.toUpperCase();
+  const what = `request ${method ?? 'any'} ${show(claim.path)}${claim.params ? ` with ${show(claim.params)}` : ''}`;
+  const onPath = ev.log.filter(({ entry }) => !refused(entry) && (!method || String(entry.method ?? '').toUpperCase() === method) && matchPath(entry.path, claim.path, cache));
+  const hit = claim.params ? firstOf(onPath, ({ entry }) => Object.entries(claim.params!).every(([k, v]) => matchField(requestParams(entry)[k], v, cache))) : firstOf(onPath, () => true);
+  if (hit) return { step: hit.step, detail: `${what}: at step ${hit.step}` };
+  return { step: null, detail: `${what}: ${onPath.length ? `${onPath.length} request(s) there, none with those parameters` : `none (${ev.log.length} request(s) in all)`}` };
+}
+
+// A request the server answered with an error did not happen.
+function refused(entry: LogEntry): boolean {
+  return typeof entry.status === 'number' && entry.status >= 400;
+}
+
+function matchPath(actual: unknown, want: ClaimValue, cache: Cache): boolean {
+  if (typeof want === 'string') return typeof actual === 'string' && trimSlash(actual) === trimSlash(want);
+  return matchField(typeof actual === 'string' ? trimSlash(actual) : actual, want, cache);
+}
+
+function firstSeen(want: ClaimValue, ev: StepEvidence, cache: Cache): Found {
+  const hit = firstOf(ev.seen, (item) => matchText(item.text, want, cache, () => normedPage(item)));
+  const what = `seen ${show(want)}`;
+  return hit ? { step: hit.step, detail: `${what}: on the page after step ${hit.step}` } : { step: null, detail: `${what}: on none of ${ev.seen.length} page(s)` };
+}
+
+function answerTrace(want: ClaimValue, ev: StepEvidence, prefixes: number[], cache: Cache): Trace {
+  // Before its done step the episode has no answer yet.
+  const given = ev.answer !== null ? (ev.answerStep ?? ev.steps) : null;
+  const withAnswer = matchField(ev.answer, want, cache);
+  const without = matchField(null, want, cache);
+  const at = prefixes.map((k) => (given !== null && k >= given ? withAnswer : without));
+  const quoted = ev.answer === null ? '(no answer)' : show(cut(ev.answer, 120));
+  return { at, detail: `answer ${show(want)}: ${withAnswer ? 'given' : 'not given'}${given !== null ? ` at step ${given}` : ''}, the answer ${quoted}` };
+}
+
+// A field's, a parameter's or the answer's value: plain scalars compare loosely.
+function matchField(actual: unknown, want: ClaimValue, cache: Cache): boolean {
+  if (want === null || typeof want !== 'object') return looseEqual(actual, want);
+  if (Array.isArray(actual)) return actual.some((a) => matchField(a, want, cache));
+  if (actual === null || actual === undefined) return false;
+  if ('number' in want) {
+    const n = typeof actual === 'number' ? actual : typeof actual === 'string' ? numbersIn(actual) : [];
+    return (typeof n === 'number' ? [n] : n).some((x) => near(x, want));
+  }
+  const text = typeof actual === 'string' ? actual : show(actual);
+  return matchText(text, want, cache, () => norm(text));
+}
+
+// A text shows the value: plain strings (and true, false, null) as substrings, numbers as numbers written in it.
+function matchText(text: string, want: ClaimValue, cache: Cache, normed: () => string): boolean {
+  if (want !== null && typeof want === 'object') {
+    if ('contains' in want) return normed().includes(norm(want.contains));
+    if ('pattern' in want) return regex(want.pattern, cache).test(text);
+    return numbersIn(text).some((x) => near(x, want));
+  }
+  if (typeof want === 'number') return numbersIn(text).some((x) => near(x, { number: want }));
+  return normed().includes(norm(String(want)));
+}
+
+function near(x: number, want: { number: number; tolerance?: number }): boolean {
+  return Math.abs(x - want.number) <= (want.tolerance ?? 0) + 1e-9;
+}
+
+// Page texts are a few KB: each normalised once, however many claims read it.
+const NORMED = new WeakMap<object, string>();
+function normedPage(item: { readonly text: string }): string {
+  let got = NORMED.get(item);
+  if (got === undefined) NORMED.set(item, (got = norm(item.text)));
+  return got;
+}
+
+function regex(source: string, cache: Cache): RegExp {
+  let got = cache.get(source);
+  if (got === undefined) cache.set(source, (got = new RegExp(source, 'i')));
+  return got;
+}

@@ -1,0 +1,126 @@
+/**
+ * The claim language (zod): what an episode's evidence must show. A claim is JSON, so a model can write one and a
+ * file can keep one; {@link checkClaim} decides it on a recorded episode at every step prefix.
+ * @module
+ */
+import { z } from 'zod';
+
+/** A `{pattern}` must compile as a JavaScript regular expression (flag `i`). */
+const patternSource = z.string().min(1).refine((source) => {
+  try {
+    new RegExp(source, 'i');
+    return true;
+  } catch {
+    return false;
+  }
+}, 'not a valid regular expression');
+
+/**
+ * A value a field, a path, an answer or a page must show. A plain scalar compares loosely, like the sandbox's
+ * verifiers (strings case-folded with whitespace collapsed, `"2"` equal to `2`, booleans as `true`/`1`/`on`,
+ * `null` as absent or empty); on a page's text (`seen`) it must appear in the text. `{contains}` is a case-folded,
+ * whitespace-collapsed substring; `{pattern}` a JavaScript regular expression source, matched case-insensitively;
+ * `{number, tolerance}` a number within `tolerance` (default 0) of `number`, also when written in a text
+ * (`$1,234.50` shows `{number: 1234.5}`).
+ */
+export type ClaimValue =
+  | string
+  | number
+  | boolean
+  | null
+  | { contains: string }
+  | { pattern: string }
+  | { number: number; tolerance?: number };
+
+const MATCHERS = ['contains', 'pattern', 'number'] as const;
+
+/** The zod schema of a {@link ClaimValue}; a matcher object has exactly one of `contains`, `pattern`, `number`. */
+export const ClaimValueSchema = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z
+    .strictObject({
+      contains: z.string().min(1).optional(),
+      pattern: patternSource.optional(),
+      number: z.number().optional(),
+      tolerance: z.number().nonnegative().optional(),
+    })
+    .superRefine((v, ctx) => {
+      const keys = MATCHERS.filter((k) => k in v);
+      if (keys.length !== 1) ctx.addIssue({ code: 'custom', message: `a value object has exactly one of ${MATCHERS.join(', ')}; got ${keys.join(', ') || 'none'}` });
+      else if ('tolerance' in v && keys[0] !== 'number') ctx.addIssue({ code: 'custom', path: ['tolerance'], message: 'tolerance goes with number only' });
+    }),
+]) as unknown as z.ZodType<ClaimValue>;
+
+/** The operations of a data change. */
+export const CHANGE_OPS = ['create', 'update', 'delete'] as const;
+
+/**
+ * A data change the session made: a row of `table` created, updated or deleted (`op`; any when absent) whose
+ * `fields` have these values (the row after the change; before it for a delete). `changed` lists fields the change
+ * must have changed (an update that left them alone does not count).
+ */
+export const ChangeClaimSchema = z.strictObject({
+  table: z.string().min(1),
+  op: z.enum(CHANGE_OPS).optional(),
+  fields: z.record(z.string(), ClaimValueSchema).optional(),
+  changed: z.array(z.string().min(1)).optional(),
+});
+/** A data change claim's body. */
+export type ChangeClaim = z.infer<typeof ChangeClaimSchema>;
+
+/**
+ * A request the session made that the server did not refuse (status under 400): its `method` (any when absent,
+ * case-insensitive), its `path` (without the query; a trailing slash ignored) and `params` among its query and body
+ * parameters.
+ */
+export const RequestClaimSchema = z.strictObject({
+  method: z.string().min(1).optional(),
+  path: ClaimValueSchema,
+  params: z.record(z.string(), ClaimValueSchema).optional(),
+});
+/** A request claim's body. */
+export type RequestClaim = z.infer<typeof RequestClaimSchema>;
+
+/**
+ * What an episode's evidence must show:
+ * - `{change}`: a data change ({@link ChangeClaimSchema});
+ * - `{request}`: a request ({@link RequestClaimSchema});
+ * - `{answer}`: the agent's final answer (its `done` action) is the value;
+ * - `{seen}`: some page the agent saw shows the value in its text;
+ * - `{all}`, `{any}`: every one, or at least one, of the claims holds (lists of 1 or more); `{not}`: the claim
+ *   does not hold.
+ */
+export type Claim =
+  | { change: ChangeClaim }
+  | { request: RequestClaim }
+  | { answer: ClaimValue }
+  | { seen: ClaimValue }
+  | { all: Claim[] }
+  | { any: Claim[] }
+  | { not: Claim };
+
+const KINDS = ['change', 'request', 'answer', 'seen', 'all', 'any', 'not'] as const;
+
+/**
+ * The zod schema of a {@link Claim}: a strict object with exactly one of the keys above (a problem is reported at
+ * its field, `all.1.change.op`).
+ */
+export const ClaimSchema: z.ZodType<Claim> = z.lazy(() =>
+  z
+    .strictObject({
+      change: ChangeClaimSchema.optional(),
+      request: RequestClaimSchema.optional(),
+      answer: ClaimValueSchema.optional(),
+      seen: ClaimValueSchema.optional(),
+      all: z.array(ClaimSchema).min(1).optional(),
+      any: z.array(ClaimSchema).min(1).optional(),
+      not: ClaimSchema.optional(),
+    })
+    .superRefine((v, ctx) => {
+      const keys = KINDS.filter((k) => k in v);
+      if (keys.length !== 1) ctx.addIssue({ code: 'custom', message: `a claim has exactly one of ${KINDS.join(', ')}; got ${keys.join(', ') || 'none'}` });
+    }),
+) as unknown as z.ZodType<Claim>;

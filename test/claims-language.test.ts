@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { checkClaim, loadStepEvidence, memoryStore, InputError, type Claim, type StepEvidence } from '../src/index';
+import { ClaimSchema } from '../src/formats';
+
+// The claim language on small made-up episodes: each claim kind, all / any / not, the first step at which a claim
+// holds, an info task's answer step, and an episode recorded without a step map (as the Python original records).
+
+// A shop episode of 4 steps: the start page (step 0), search (1), add to cart (2, a refused try first), checkout (3)
+// and an answer at step 4.
+const gradeInputs = {
+  actions: [{ type: { index: 1, text: 'mug' } }, { click: { index: 4 } }, { click: { index: 7 } }, { done: { answer: 'Order #1042 placed, total $1,234.50' } }],
+  answer: 'Order #1042 placed, total $1,234.50',
+  log: [
+    { method: 'GET', path: '/sites/shop/', query: {}, body: null, status: 200 },
+    { method: 'GET', path: '/sites/shop/search', query: { q: 'Blue  Mug' }, body: null, status: 200 },
+    { method: 'POST', path: '/sites/shop/cart/add', query: {}, body: { product_id: '7', qty: '2' }, status: 422 },
+    { method: 'POST', path: '/sites/shop/cart/add/', query: {}, body: { product_id: '7', qty: '1' }, status: 303 },
+    { method: 'POST', path: '/sites/shop/checkout', query: {}, body: { express: 'on' }, status: 303 },
+  ],
+  changes: [
+    { table: 'cart_items', op: 'create', before: null, after: { id: 3, product_id: 7, qty: 1 }, changed: { id: 3, product_id: 7, qty: 1 } },
+    { table: 'orders', op: 'create', before: null, after: { id: 1042, status: 'placed', total: 1234.5 }, changed: { id: 1042, status: 'placed', total: 1234.5 } },
+    { table: 'cart_items', op: 'delete', before: { id: 3, product_id: 7, qty: 1 }, after: null },
+    { table: 'users', op: 'update', before: { id: 1, email: 'a@x.org', phone: '1' }, after: { id: 1, email: 'a@x.org', phone: '2' }, changed: { phone: ['1', '2'] } },
+  ],
+  seen: ['Shop home. Search', 'Results: Blue Mug $12.00', 'Cart: 1 item', 'Order #1042 placed', 'Thank you'],
+};
+const stepMap = { version: 1, steps: 4, answer_step: 4, log: [0, 1, 2, 2, 3], changes: [2, 3, 3, 3], seen: [0, 1, 2, 3, 4] };
+
+async function episode(files: { inputs?: object; steps?: object | null; summary?: object | null } = {}): Promise<StepEvidence> {
+  const store = memoryStore({
+    'run/t1/grade_inputs.json': JSON.stringify(files.inputs ?? gradeInputs),
+    ...(files.summary === null ? {} : { 'run/t1/episode.json': JSON.stringify(files.summary ?? { steps: 4, outcome: 'done' }) }),
+    ...(files.steps === null ? {} : { 'run/t1/evidence_steps.json': JSON.stringify(files.steps ?? stepMap) }),
+  });
+  return loadStepEvidence(store, 'run/t1');
+}
+
+const at = (claim: Claim, ev: StepEvidence) => {
+  const r = checkClaim(claim, ev);
+  return [r.holds, r.firstStep];
+};
+
+describe('the claim schema', () => {
+  it('accepts each kind and names the field of a bad claim', () => {
+    for (const claim of [
+      { change: { table: 'orders', op: 'create', fields: { status: 'placed', total: { number: 1234.5 } }, changed: ['status'] } },
+      { request: { method: 'post', path: { pattern: '^/sites/shop/cart/' }, params: { qty: 1 } } },
+      { answer: { contains: '1042' } },
+      { seen: null },
+      { all: [{ any: [{ seen: 'x' }, { not: { answer: 'y' } }] }] },
+    ]) expect(ClaimSchema.safeParse(claim).success, JSON.stringify(claim)).toBe(true);
+    const problem = (claim: unknown) => {
+      const r = ClaimSchema.safeParse(claim);
+      return r.success ? null : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join(' | ');
+    };
+    expect(problem({ all: [{ seen: 'x' }, { change: { table: 'orders', op: 'upsert' } }] })).toMatch(/^all\.1\.change\.op: /);
+    expect(problem({ request: { path: { pattern: '(' } } })).toMatch(/request\.path\.pattern: not a valid regular expression/);
+    expect(problem({ seen: 'x', answer: 'y' })).toMatch(/exactly one of .*got answer, seen/);
+    expect(problem({ any: [] })).toMatch(/^any: /);
+    expect(problem({ seen: { contains: 'a', tolerance: 1 } })).toMatch(/seen\.tolerance: tolerance goes with number only/);
+    expect(() => checkClaim({ change: { table: '' } } as Claim, { steps: 0, answer: null, answerStep: null, log: [], changes: [], seen: [] })).toThrow(InputError);
+  });
+});
+
+describe('checking claims at step prefixes', () => {
+  it('a data change: table, operation, fields, changed fields, from the step it appeared', async () => {
+    const ev = await episode();
+    expect(at({ change: { table: 'cart_items', op: 'create', fields: { product_id: '7', qty: 1 } } }, ev)).toEqual([true, 2]);
+    expect(at({ change: { table: 'orders', fields: { total: { number: 1234.5 }, status: { pattern: '^plac' } } } }, ev)).toEqual([true, 3]);
+    expect(at({ change: { table: 'cart_items', op: 'delete', fields: { id: 3 } } }, ev)).toEqual([true, 3]);
+    expect(at({ change: { table: 'orders', op: 'update' } }, ev)).toEqual([false, null]);
+    expect(at({ change: { table: 'orders', fields: { status: 'cancelled' } } }, ev)).toEqual([false, null]);
+    // the email field is right after the update but the update did not change it
+    expect(at({ change: { table: 'users', op: 'update', fields: { email: 'A@x.org' } } }, ev)).toEqual([true, 3]);
+    expect(at({ change: { table: 'users', op: 'update', fields: { email: 'a@x.org' }, changed: ['email'] } }, ev)).toEqual([false, null]);
+    expect(at({ change: { table: 'users', op: 'update', changed: ['phone'] } }, ev)).toEqual([true, 3]);
+    expect(checkClaim({ change: { table: 'reviews' } }, ev).detail).toMatch(/no change to reviews/);
+  });
+
+  it('a request: method, path, parameters; a refused request did not happen', async () => {
+    const ev = await episode();
+    expect(at({ request: { method: 'GET', path: '/sites/shop/search', params: { q: 'blue mug' } } }, ev)).toEqual([true, 1]);
+    // qty 2 was refused (422); qty 1 went through at step 2, its path with a trailing slash
+    expect(at({ request: { method: 'post', path: '/sites/shop/cart/add', params: { qty: 2 } } }, ev)).toEqual([false, null]);
+    expect(at({ request: { method: 'post', path: '/sites/shop/cart/add', params: { qty: 1, product_id: 7 } } }, ev)).toEqual([true, 2]);
+    expect(at({ request: { path: { contains: 'checkout' }, params: { express: true } } }, ev)).toEqual([true, 3]);
+    expect(at({ request: { method: 'DELETE', path: { pattern: '.*' } } }, ev)).toEqual([false, null]);
+    expect(checkClaim({ request: { path: '/sites/shop/search', params: { q: 'cup' } } }, ev).detail).toMatch(/1 request\(s\) there, none with those parameters/);
+  });
+
+  it('a seen value: the first page that shows it; numbers as written', async () => {
+    const ev = await episode();
+    expect(at({ seen: 'blue mug' }, ev)).toEqual([true, 1]);
+    expect(at({ seen: 12 }, ev)).toEqual([true, 1]);
+    expect(at({ seen: { contains: 'ORDER   #1042' } }, ev)).toEqual([true, 3]);
+    expect(at({ seen: { pattern: 'cart: \\d+ item' } }, ev)).toEqual([true, 2]);
+    expect(at({ seen: 'Thank you' }, ev)).toEqual([true, 4]);
+    expect(at({ seen: 'red mug' }, ev)).toEqual([false, null]);
+  });
+
+  it("an info task's answer: only from its done step on", async () => {
+    const ev = await episode();
+    expect(ev.answerStep).toBe(4);
+    expect(at({ answer: { contains: 'order #1042' } }, ev)).toEqual([true, 4]);
+    expect(at({ answer: { number: 1234.5 } }, ev)).toEqual([true, 4]);
+    expect(at({ answer: 'order #1042 placed, total $1,234.50' }, ev)).toEqual([true, 4]);
+    expect(at({ answer: '1042' }, ev)).toEqual([false, null]); // a plain value is the whole answer
+    // the value was on a page at step 3, but the prefix of an info task ends with its answer
+    expect(at({ all: [{ seen: '1042' }, { answer: { contains: '1042' } }] }, ev)).toEqual([true, 4]);
+    // no answer yet before the done step
+    expect(at({ answer: null }, ev)).toEqual([false, 1]);
+  });
+
+  it('all, any and not at every prefix', async () => {
+    const ev = await episode();
+    const cart: Claim = { change: { table: 'cart_items', op: 'create' } };
+    const order: Claim = { change: { table: 'orders', op: 'create' } };
+    expect(at({ all: [cart, order] }, ev)).toEqual([true, 3]);
+    expect(at({ any: [order, { seen: 'blue mug' }] }, ev)).toEqual([true, 1]);
+    expect(at({ any: [{ seen: 'nothing like it' }, { answer: 'no' }] }, ev)).toEqual([false, null]);
+    // not: holds on the first prefixes, not on the whole episode
+    expect(at({ not: order }, ev)).toEqual([false, 1]);
+    // added to the cart without ordering: steps 2 only
+    expect(at({ all: [cart, { not: order }] }, ev)).toEqual([false, 2]);
+    expect(at({ not: { not: cart } }, ev)).toEqual([true, 2]);
+    const detail = checkClaim({ all: [cart, { not: order }] }, ev).detail;
+    expect(detail).toMatch(/^all\(change create cart_items: at step 2; not\(change create orders: at step 3\)\)$/);
+  });
+
+  it('an episode without a step map (the Python original) has everything at its last step', async () => {
+    const ev = await episode({ steps: null });
+    expect(ev.steps).toBe(4);
+    expect(ev.log.map((e) => e.step)).toEqual([4, 4, 4, 4, 4]);
+    expect(at({ seen: 'blue mug' }, ev)).toEqual([true, 4]);
+    expect(at({ change: { table: 'cart_items', op: 'create' } }, ev)).toEqual([true, 4]);
+    expect(at({ answer: { contains: '1042' } }, ev)).toEqual([true, 4]);
+    // and no episode.json either: the actions count the steps
+    const bare = await episode({ steps: null, summary: null });
+    expect([bare.steps, bare.answerStep, bare.seen[0]?.step]).toEqual([4, 4, 4]);
+    expect(at({ seen: 'blue mug' }, bare)).toEqual([true, 4]);
+  });
+
+  it('an episode of no steps has one prefix, all of it', async () => {
+    const ev = await episode({ inputs: { actions: [], answer: null, log: [gradeInputs.log[0]], changes: [], seen: ['Shop home'] }, steps: { version: 1, steps: 0, answer_step: null, log: [0], changes: [], seen: [0] }, summary: { steps: 0 } });
+    expect(at({ seen: 'shop home' }, ev)).toEqual([true, 0]);
+    expect(at({ seen: 'cart' }, ev)).toEqual([false, null]);
+  });
+
+  it('a step map that does not fit its episode is named, file and field', async () => {
+    await expect(episode({ steps: { ...stepMap, log: [0, 1, 2] } })).rejects.toThrow(/evidence_steps\.json: log: 3 step tags for 5 items/);
+    await expect(episode({ steps: { ...stepMap, seen: [0, 1, 2, 3, 9] } })).rejects.toThrow(/evidence_steps\.json: seen\.4: step 9 is past the last step/);
+    await expect(episode({ summary: { steps: 5 } })).rejects.toThrow(/evidence_steps\.json: steps: 4 steps, but episode\.json has 5/);
+    await expect(episode({ steps: { ...stepMap, version: 2 } })).rejects.toThrow(InputError);
+    await expect(loadStepEvidence(memoryStore(), 'run/none')).rejects.toThrow(/run\/none\/grade_inputs\.json: missing/);
+  });
+});
