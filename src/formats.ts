@@ -17,6 +17,7 @@ export {
   ChangeSchema,
   GradeInputsSchema,
   EpisodeSchema,
+  AgentStepsSchema,
   RowSchema,
   ResultLineSchema,
   JudgeRecordSchema,
@@ -27,3 +28,4 @@ export {
 export { LabReportSchema } from './lab';
 export { ClaimSchema, ClaimValueSchema, EvidenceStepsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';
+export { RelabelParentSchema } from './relabel/record';

@@ -350,6 +350,7 @@ export type {
   GradeInputs,
   Outcome,
   Episode,
+  AgentSteps,
   Row,
   RowMessage,
   ResultLine,
