@@ -206,6 +206,7 @@ export {
   type JudgeStageSummary,
   type ValidateStageSummary,
   type RowsStageSummary,
+  type RelabelStageSummary,
   type ReportStageSummary,
 } from './pipeline';
 

@@ -32,7 +32,7 @@ export interface SandboxRelabelerOptions {
 }
 
 /** A claim of the library's claim language, as JSON. */
-type ClaimJson = Record<string, unknown>;
+export type ClaimJson = Record<string, unknown>;
 
 /**
  * A verifier as a claim: the answer check as `answer` claims, each request check as a `request` claim (`not` for

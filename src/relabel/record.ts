@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** What became of one task the relabeler wrote. */
-export const RELABEL_STATUSES = [
+export const RELABEL_STATUSES: readonly RelabelStatus[] = [
   /** Claim held, the judge said SUCCESS: a candidate for rows. */
   'accepted',
   /** Claim held, the judge said NOT SUCCESS. */
@@ -20,7 +20,7 @@ export const RELABEL_STATUSES = [
   'no-answer',
   /** Its rows cannot be rendered under the new instruction (the agent's prompt is not the library's). */
   'unrenderable',
-] as const;
+];
 
 /** Tokens of one model over one parent. */
 export const RelabelUsageSchema = z.object({ calls: z.number().int().nonnegative(), input_tokens: z.number().nonnegative(), output_tokens: z.number().nonnegative() });
@@ -39,7 +39,7 @@ export const RelabelParentSchema = z.looseObject({
       instruction: z.string(),
       kind: z.enum(['info', 'action']),
       claim: z.unknown(),
-      status: z.enum(RELABEL_STATUSES),
+      status: z.enum(['accepted', 'judged-failure', 'claim-failed', 'bad-claim', 'no-answer', 'unrenderable']),
       detail: z.string(),
       task_id: z.string().nullable(),
       first_step: z.number().int().nullable(),
@@ -52,5 +52,5 @@ export const RelabelParentSchema = z.looseObject({
 export type RelabelParent = z.infer<typeof RelabelParentSchema>;
 /** One task the relabeler wrote, with its fate. */
 export type RelabelProposal = RelabelParent['proposals'][number];
-/** What became of it. */
-export type RelabelStatus = (typeof RELABEL_STATUSES)[number];
+/** What became of a task the relabeler wrote (`_parents/<task_id>.json`'s `status`). */
+export type RelabelStatus = 'accepted' | 'judged-failure' | 'claim-failed' | 'bad-claim' | 'no-answer' | 'unrenderable';

@@ -62,13 +62,15 @@ export interface RelabelOptions {
 export interface RelabelSummary {
   /** Episodes eligible (judged, not successful unless `all`), in this shard. */
   readonly episodes: number;
-  /** Of which relabeled on this pass, and found done. */
+  /** Of which relabeled on this pass. */
   readonly relabeled: number;
+  /** Of which found done by an earlier pass (or another shard). */
   readonly resumed: number;
   /** Episodes left without a judge record (not eligible until judged). */
   readonly unjudged: number;
-  /** Tasks written by the relabeler, and what became of them. */
+  /** Tasks written by the relabeler. */
   readonly proposed: number;
+  /** What became of them, by status. */
   readonly statuses: Readonly<Record<RelabelStatus, number>>;
   /** Claim-checked, judged successes: candidates for rows. */
   readonly accepted: number;
@@ -86,9 +88,13 @@ export interface RelabelSummary {
 
 /** Calls and tokens of one model. */
 export interface RelabelTokens {
+  /** The model's name. */
   readonly model: string;
+  /** Its calls. */
   readonly calls: number;
+  /** Input tokens, as the provider reported them. */
   readonly inputTokens: number;
+  /** Output tokens. */
   readonly outputTokens: number;
 }
 
@@ -103,6 +109,7 @@ export type RelabelEvent =
 
 /** What {@link runRelabel} returns. */
 export interface RelabelResult {
+  /** The figures. */
   readonly summary: RelabelSummary;
   /** The relabel dir. */
   readonly out: string;
