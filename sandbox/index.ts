@@ -31,4 +31,4 @@ export { sandboxProposer, type SandboxProposerOptions } from './stand-ins/propos
 export { oraclePolicy, type OraclePolicyOptions } from './stand-ins/oracle-policy';
 export { sandboxJudge, evidenceFromPrompt, type SandboxJudgeOptions } from './stand-ins/judge';
 export { STAND_IN_PROVIDER } from './stand-ins/lookup';
-export { sandboxRelabeler, verifierClaim, type ClaimJson, type SandboxRelabelerOptions } from './stand-ins/relabeler';
+export { sandboxRelabeler, type ClaimJson, type SandboxRelabelerOptions } from './stand-ins/relabeler';

@@ -8,3 +8,4 @@ export { ClaimSchema, ClaimValueSchema, ChangeClaimSchema, RequestClaimSchema, C
 export { loadStepEvidence, type StepEvidence } from './claims/evidence';
 export { checkClaim, type ClaimResult } from './claims/check';
 export { EvidenceStepsSchema, type EvidenceSteps } from './claims/steps';
+export { verifierClaim } from './claims/verifier';

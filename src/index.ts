@@ -68,6 +68,7 @@ export {
 export {
   checkClaim,
   loadStepEvidence,
+  verifierClaim,
   type Claim,
   type ClaimValue,
   type ChangeClaim,

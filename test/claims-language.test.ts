@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaim, loadStepEvidence, memoryStore, InputError, type Claim, type StepEvidence } from '../src/index';
+import { checkClaim, loadStepEvidence, memoryStore, verifierClaim, verifyEpisode, InputError, type Claim, type StepEvidence, type Verifier } from '../src/index';
 import { ClaimSchema } from '../src/formats';
 
 // The claim language on small made-up episodes: each claim kind, all / any / not, the first step at which a claim
@@ -153,5 +153,33 @@ describe('checking claims at step prefixes', () => {
     await expect(episode({ summary: { steps: 5 } })).rejects.toThrow(/evidence_steps\.json: steps: 4 steps, but episode\.json has 5/);
     await expect(episode({ steps: { ...stepMap, version: 2 } })).rejects.toThrow(InputError);
     await expect(loadStepEvidence(memoryStore(), 'run/none')).rejects.toThrow(/run\/none\/grade_inputs\.json: missing/);
+  });
+});
+
+describe('a verifier as a claim', () => {
+  it('agrees with verifyEpisode on the same evidence, check by check', async () => {
+    const ev = await episode();
+    const evidence = { answer: gradeInputs.answer, log: gradeInputs.log, changes: gradeInputs.changes };
+    const verifiers: Verifier[] = [
+      { answer: { type: 'number', value: 1234.5, tolerance: 0.005 } },
+      { answer: { type: 'number', value: 1243.5 } },
+      { answer: { type: 'includes', value: ['order #1042', 'placed'] } },
+      { answer: { type: 'includes', value: ['order #1042', 'cancelled'] } },
+      { answer: { type: 'exact', value: 'Order #1042 placed, total $1,234.50' } },
+      { answer: { type: 'exact', value: '1042' } },
+      { requests: [{ method: 'POST', path: '/sites/shop/cart/add', params: { product_id: 7, qty: 1 } }] },
+      { requests: [{ method: 'POST', path: '/sites/shop/cart/add', params: { qty: 2 } }] },
+      { requests: [{ method: 'DELETE', path: '/sites/shop/cart', should_not_exist: true }] },
+      { requests: [{ method: 'POST', path: '/sites/shop/checkout', should_not_exist: true }] },
+      { state: [{ table: 'orders', where: { id: 1042 }, values: { status: 'placed' } }] },
+      { state: [{ table: 'orders', where: { id: 1042 }, values: { status: 'shipped' } }] },
+      { state: [{ table: 'cart_items', where: { product_id: 7 }, should_not_exist: true }, { table: 'users', where: { id: 1 }, values: { phone: 2 } }] },
+      { requests: [{ method: 'GET', path: '/sites/shop/search', params: { q: 'blue mug' } }], state: [{ table: 'reviews', where: { product_id: 7 } }] },
+    ];
+    const verdicts = await Promise.all(verifiers.map(async (v) => [(await verifyEpisode(v, evidence)).ok, checkClaim(verifierClaim(v)!, ev).holds]));
+    expect(verdicts.map(([ok]) => ok)).toEqual([true, false, true, false, true, false, true, false, true, false, true, false, true, false]);
+    expect(verdicts.map(([, holds]) => holds)).toEqual(verdicts.map(([ok]) => ok));
+    expect(verifierClaim({})).toBeNull();
+    expect(verifierClaim({ answer: { type: 'exact', value: ['yes', 'y'] } })).toEqual({ any: [{ answer: 'yes' }, { answer: 'y' }] });
   });
 });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptTask, browserHost, checkClaim, loadStepEvidence, nodeStore, type BrowserHost, type StepInfo } from '../src/index';
+import { attemptTask, browserHost, checkClaim, loadStepEvidence, nodeStore, verifierClaim, type BrowserHost, type StepInfo, type Verifier } from '../src/index';
 import { oraclePolicy, sandboxEvidence, startSandbox, TEMPLATES, type SandboxServer, type SandboxTask } from '../sandbox/index';
 import { tempDir } from './helpers/runs';
 
@@ -64,9 +64,8 @@ describe('the step map of a sandbox episode', () => {
     const post = evidence.log.find((e) => e.entry.method === 'POST')!;
     expect(post.step).toBe(added);
     expect(evidence.changes.map((c) => c.step)).toEqual([added]);
-    const verifier = task.verifier as { requests: [{ path: string; params: Record<string, number> }]; state: [{ table: string; where: Record<string, number> }] };
-    const claim = { all: [{ request: { method: 'POST', path: verifier.requests[0].path, params: verifier.requests[0].params } }, { change: { table: verifier.state[0].table, op: 'create' as const, fields: verifier.state[0].where } }] };
-    expect(checkClaim(claim, evidence)).toMatchObject({ holds: true, firstStep: added });
+    // the task's verifier as a claim holds from that step on
+    expect(checkClaim(verifierClaim(task.verifier as Verifier)!, evidence)).toMatchObject({ holds: true, firstStep: added });
     // the seed's grade inputs are as they were: no field added
     expect(Object.keys(inputs)).toEqual(['actions', 'answer', 'log', 'changes', 'seen']);
   });
@@ -79,6 +78,7 @@ describe('the step map of a sandbox episode', () => {
     const shown = steps.find((s) => s.action && 'done' in s.action)!.step; // the page the agent answered from
     expect(checkClaim({ seen: { number: value, tolerance: 0.005 } }, evidence).firstStep).toBeLessThanOrEqual(shown);
     expect(evidence.answerStep).toBe(episode.steps);
+    expect(checkClaim(verifierClaim(task.verifier as Verifier)!, evidence)).toMatchObject({ holds: true, firstStep: episode.steps });
     expect(checkClaim({ all: [{ seen: { number: value, tolerance: 0.005 } }, { answer: { number: value, tolerance: 0.005 } }] }, evidence)).toMatchObject({ holds: true, firstStep: episode.steps });
   });
 });

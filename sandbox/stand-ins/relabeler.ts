@@ -7,7 +7,7 @@
  * hold (the claim check must catch it).
  * @module
  */
-import { LLMError, verifyEpisode, type CompleteOptions, type Completion, type LanguageModel, type Verifier } from 'miniweb-taskgen';
+import { LLMError, verifierClaim, verifyEpisode, type CompleteOptions, type Completion, type LanguageModel, type Verifier } from 'miniweb-taskgen';
 import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
@@ -33,30 +33,6 @@ export interface SandboxRelabelerOptions {
 
 /** A claim of the library's claim language, as JSON. */
 export type ClaimJson = Record<string, unknown>;
-
-/**
- * A verifier as a claim: the answer check as `answer` claims, each request check as a `request` claim (`not` for
- * one that must not exist), each state check as a `change` claim on its table with the `where` and `values` fields
- * (a `delete` of the `where` row for one that must not exist); all of them together.
- */
-export function verifierClaim(verifier: Verifier): ClaimJson {
-  const parts: ClaimJson[] = [];
-  const a = verifier.answer;
-  if (a) {
-    const values = Array.isArray(a.value) ? a.value : [a.value];
-    if (a.type === 'number') parts.push({ answer: { number: Number(values[0]), ...(a.tolerance ? { tolerance: a.tolerance } : {}) } });
-    else if (a.type === 'exact') parts.push(values.length === 1 ? { answer: values[0] } : { any: values.map((v) => ({ answer: v })) });
-    else parts.push(...values.map((v) => ({ answer: { contains: String(v) } })));
-  }
-  for (const r of verifier.requests ?? []) {
-    const claim = { request: { method: r.method, path: r.path, ...(r.params ? { params: r.params } : {}) } };
-    parts.push(r.should_not_exist ? { not: claim } : claim);
-  }
-  for (const s of verifier.state ?? []) {
-    parts.push(s.should_not_exist ? { change: { table: s.table, op: 'delete', fields: s.where } } : { change: { table: s.table, fields: { ...s.where, ...s.values } } });
-  }
-  return parts.length === 1 ? parts[0]! : { all: parts };
-}
 
 // A task done by doing nothing (every check a "must not") is not a task the episode completed.
 function positive(verifier: Verifier): boolean {
@@ -130,7 +106,8 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
         const pool = wrong || i >= passing.length ? (wrong ? failing : []) : passing;
         const pick = wrong ? pool[Math.floor(unitHash(`${seed}:pick:${site}:${asked}:${i}`) * pool.length)] : passing[i];
         if (!pick) continue;
-        const claim = verifierClaim(pick.verifier as Verifier);
+        const claim = verifierClaim(pick.verifier as Verifier) as ClaimJson | null;
+        if (!claim) continue;
         const item = pick.task_kind === 'info' ? lastTarget(pick) : undefined;
         out.push({ instruction: pick.instruction, kind: pick.task_kind, claim: item ? { all: [claim, { seen: { contains: item } }] } : claim });
       }

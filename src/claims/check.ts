@@ -28,13 +28,20 @@ export interface ClaimResult {
  * fit {@link ClaimSchema} throws an `InputError` naming the field (file `(claim)`).
  */
 export function checkClaim(claim: Claim, evidence: StepEvidence): ClaimResult {
-  parseWith(ClaimSchema, claim, { file: '(claim)' });
+  if (!VALID.has(claim)) {
+    parseWith(ClaimSchema, claim, { file: '(claim)' });
+    if (typeof claim === 'object' && claim !== null) VALID.add(claim);
+  }
   // An episode of no steps has one prefix: all of it.
   const prefixes = evidence.steps > 0 ? Array.from({ length: evidence.steps }, (_, i) => i + 1) : [0];
   const trace = decide(claim, evidence, prefixes, new Map());
   const first = trace.at.indexOf(true);
   return { holds: trace.at.at(-1) ?? false, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail };
 }
+
+// Claims already validated: one claim checked on many episodes (a verifier) is validated once. A claim is data
+// and is not changed after it is written, so a checked object stays valid.
+const VALID = new WeakSet<object>();
 
 // A claim's value at each prefix, and why.
 interface Trace {
@@ -133,7 +140,11 @@ function firstRequest(claim: RequestClaim, ev: StepEvidence, cache: Cache): Foun
   const method = claim.method?.toUpperCase();
   const what = `request ${method ?? 'any'} ${show(claim.path)}${claim.params ? ` with ${show(claim.params)}` : ''}`;
   const onPath = ev.log.filter(({ entry }) => !refused(entry) && (!method || String(entry.method ?? '').toUpperCase() === method) && matchPath(entry.path, claim.path, cache));
-  const hit = claim.params ? firstOf(onPath, ({ entry }) => Object.entries(claim.params!).every(([k, v]) => matchField(requestParams(entry)[k], v, cache))) : firstOf(onPath, () => true);
+  const params = Object.entries(claim.params ?? {});
+  const hit = firstOf(onPath, ({ entry }) => {
+    const got = params.length ? requestParams(entry) : {};
+    return params.every(([k, v]) => matchField(got[k], v, cache));
+  });
   if (hit) return { step: hit.step, detail: `${what}: at step ${hit.step}` };
   return { step: null, detail: `${what}: ${onPath.length ? `${onPath.length} request(s) there, none with those parameters` : `none (${ev.log.length} request(s) in all)`}` };
 }
@@ -149,7 +160,7 @@ function matchPath(actual: unknown, want: ClaimValue, cache: Cache): boolean {
 }
 
 function firstSeen(want: ClaimValue, ev: StepEvidence, cache: Cache): Found {
-  const hit = firstOf(ev.seen, (item) => matchText(item.text, want, cache, () => normedPage(item)));
+  const hit = firstOf(ev.seen, (item) => matchText(item.text, want, cache));
   const what = `seen ${show(want)}`;
   return hit ? { step: hit.step, detail: `${what}: on the page after step ${hit.step}` } : { step: null, detail: `${what}: on none of ${ev.seen.length} page(s)` };
 }
@@ -173,30 +184,33 @@ function matchField(actual: unknown, want: ClaimValue, cache: Cache): boolean {
     const n = typeof actual === 'number' ? actual : typeof actual === 'string' ? numbersIn(actual) : [];
     return (typeof n === 'number' ? [n] : n).some((x) => near(x, want));
   }
-  const text = typeof actual === 'string' ? actual : show(actual);
-  return matchText(text, want, cache, () => norm(text));
+  return matchText(typeof actual === 'string' ? actual : show(actual), want, cache);
 }
 
 // A text shows the value: plain strings (and true, false, null) as substrings, numbers as numbers written in it.
-function matchText(text: string, want: ClaimValue, cache: Cache, normed: () => string): boolean {
+function matchText(text: string, want: ClaimValue, cache: Cache): boolean {
   if (want !== null && typeof want === 'object') {
-    if ('contains' in want) return normed().includes(norm(want.contains));
+    if ('contains' in want) return substring(want.contains, cache).test(text);
     if ('pattern' in want) return regex(want.pattern, cache).test(text);
     return numbersIn(text).some((x) => near(x, want));
   }
   if (typeof want === 'number') return numbersIn(text).some((x) => near(x, { number: want }));
-  return normed().includes(norm(String(want)));
+  return substring(String(want), cache).test(text);
 }
 
 function near(x: number, want: { number: number; tolerance?: number }): boolean {
   return Math.abs(x - want.number) <= (want.tolerance ?? 0) + 1e-9;
 }
 
-// Page texts are a few KB: each normalised once, however many claims read it.
-const NORMED = new WeakMap<object, string>();
-function normedPage(item: { readonly text: string }): string {
-  let got = NORMED.get(item);
-  if (got === undefined) NORMED.set(item, (got = norm(item.text)));
+// `norm(text).includes(norm(needle))` without normalising the text (pages are a few KB): the needle, case-folded
+// with its whitespace collapsed, as a case-insensitive expression whose spaces match any run of whitespace.
+function substring(needle: string, cache: Cache): RegExp {
+  const key = `\u0000${needle}`;
+  let got = cache.get(key);
+  if (got === undefined) {
+    const source = norm(needle).split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s+');
+    cache.set(key, (got = new RegExp(source, 'i')));
+  }
   return got;
 }
 
