@@ -29,6 +29,9 @@ export interface ExampleSetup {
   readonly humanTasks?: string | readonly Task[];
   readonly proposer: LanguageModel;
   readonly judge: JudgeModel;
+  /** The relabeler (the proposer's model) and the judge of relabeled episodes. */
+  readonly relabeler: LanguageModel;
+  readonly relabelJudge: LanguageModel;
   /** The agent: a model (Qwen), or else the sandbox's stand-in policy. */
   readonly agent?: LanguageModel;
   readonly policy?: Policy;
@@ -48,7 +51,7 @@ export async function exampleSetup(options: { humanPerSite?: number } = {}): Pro
   const humanPerSite = options.humanPerSite ?? 2;
   const sandboxSites = sites ?? SANDBOX_SITES;
   // The sandbox's sites, their human tasks (info and action in turn) and its stand-ins, labelled as such.
-  const sandbox = miniweb ? undefined : await sandboxSetup({ sites: sandboxSites, humanPerSite, failureRate: 0.3, judgeNoise: 0.1, seed: 17 });
+  const sandbox = miniweb ? undefined : await sandboxSetup({ sites: sandboxSites, humanPerSite, failureRate: 0.3, judgeNoise: 0.1, relabelErrorRate: 0.1, seed: 17 });
   const model = env.GEMINI_MODEL ?? DEFAULT_GEMINI_MODEL;
   const qwen = env.QWEN_MODEL ?? DEFAULT_QWEN_MODEL;
   const lines = [
@@ -65,6 +68,8 @@ export async function exampleSetup(options: { humanPerSite?: number } = {}): Pro
     humanTasks: miniweb ? env.MINIWEB_HUMAN_TASKS : sandbox!.humanTasks,
     proposer: key ? gemini({ apiKey: key, model }) : sandbox!.proposer,
     judge: key ? gemini({ apiKey: key, model }) : sandbox!.judge,
+    relabeler: key ? gemini({ apiKey: key, model }) : sandbox!.relabeler,
+    relabelJudge: key ? gemini({ apiKey: key, model }) : sandbox!.relabelJudge,
     ...(env.QWEN_ENDPOINT
       ? { agent: qwenModel({ baseURL: env.QWEN_ENDPOINT, model: qwen, apiKey: env.QWEN_API_KEY ?? 'EMPTY' }) }
       : { policy: sandbox!.policy }),

@@ -14,6 +14,7 @@ import { sandboxJudge } from './stand-ins/judge';
 import { oraclePolicy } from './stand-ins/oracle-policy';
 import { sandboxProposer } from './stand-ins/proposer';
 import { sandboxVerifierWriter } from './stand-ins/verifier-writer';
+import { sandboxRelabeler } from './stand-ins/relabeler';
 
 /** Options of {@link sandboxSetup}. */
 export interface SandboxSetupOptions {
@@ -35,6 +36,8 @@ export interface SandboxSetupOptions {
   readonly judgeNoise?: number;
   /** The share of tasks the stand-in verifier writer gets wrong on purpose. Default 0. */
   readonly verifierErrorRate?: number;
+  /** The share of tasks the stand-in relabeler writes wrong on purpose (a claim that does not hold). Default 0. */
+  readonly relabelErrorRate?: number;
   /** Seeds the stand-ins (each has its own default). */
   readonly seed?: number;
 }
@@ -61,10 +64,14 @@ export interface SandboxSetup {
   readonly labJudge: (run: string) => LanguageModel;
   /** The stand-in verifier writer: the bank's hand-written verifiers as claims, wrong on `verifierErrorRate` of tasks. */
   readonly verifierWriter: LanguageModel;
+  /** The stand-in relabeler: bank tasks whose verifiers pass on the episode, verifiers as claims, wrong on purpose at `relabelErrorRate`. */
+  readonly relabeler: LanguageModel;
+  /** The stand-in judge of relabeled episodes: it grades the prompt's evidence with the bank task's verifier. */
+  readonly relabelJudge: LanguageModel;
   /** The stand-in agent: it replays known solutions, deviating on `failureRate` of the tasks. */
   readonly policy: Policy;
   /** What each stand-in is, in words, for a CLI or notebook to print. */
-  readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string; readonly verifierWriter: string };
+  readonly describe: { readonly proposer: string; readonly judge: string; readonly agent: string; readonly verifierWriter: string; readonly relabeler: string };
   /** Stops the server this setup started; a sandbox given by `url` is left running. */
   close(): Promise<void>;
 }
@@ -89,7 +96,7 @@ export async function sandboxSetup(options: SandboxSetupOptions = {}): Promise<S
       }
     }
     const humanTasks = sites.flatMap((site) => alternateKinds(catalog.tasks(site)?.human ?? [], options.humanPerSite ?? 2));
-    const { failureRate = 0, judgeNoise = 0, verifierErrorRate = 0, seed } = options;
+    const { failureRate = 0, judgeNoise = 0, verifierErrorRate = 0, relabelErrorRate = 0, seed } = options;
     const seeded = seed === undefined ? {} : { seed };
     const percent = (x: number) => `${Math.round(x * 100)}%`;
     return {
@@ -102,11 +109,14 @@ export async function sandboxSetup(options: SandboxSetupOptions = {}): Promise<S
       proposer: sandboxProposer(),
       judge: ({ run }) => sandboxJudge({ runDir: run, noise: judgeNoise, ...seeded }),
       labJudge: (run) => sandboxJudge({ runDir: run, noise: judgeNoise, ...seeded, estimateUsage: true }),
+      relabeler: sandboxRelabeler({ errorRate: relabelErrorRate, ...seeded, estimateUsage: true }),
+      relabelJudge: sandboxJudge({ noise: judgeNoise, ...seeded, estimateUsage: true }),
       policy: oraclePolicy({ tasks: options.tasks ?? humanTasks, failureRate, ...seeded }),
       verifierWriter: sandboxVerifierWriter({ errorRate: verifierErrorRate, ...seeded }),
       describe: {
         proposer: 'stand-in-proposer (sandbox stand-in, not a model: serves each site\'s bank of known tasks)',
         agent: `stand-in-oracle (sandbox stand-in, not a model: replays known solutions in Chromium, deviating on ${percent(failureRate)} of tasks on purpose)`,
+        relabeler: `stand-in-relabeler (sandbox stand-in, not a model: relabels from each site's bank of known tasks, their verifiers as claims, wrong on purpose on ${percent(relabelErrorRate)} of tasks)`,
         judge: `stand-in-judge (sandbox stand-in, not a model: grades with the task verifiers, flipping ${percent(judgeNoise)} of verdicts on purpose)`,
         verifierWriter: `stand-in-verifier-writer (sandbox stand-in, not a model: converts the bank's hand-written verifiers into claims, wrong on ${percent(verifierErrorRate)} of tasks on purpose)`,
       },

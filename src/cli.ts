@@ -9,6 +9,7 @@ import { register as registerJudge } from './cli/judge';
 import { register as registerJudgeLab } from './cli/judge-lab';
 import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
+import { register as registerRelabel } from './cli/relabel';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
 import { register as registerSlurm } from './cli/slurm';
@@ -17,11 +18,11 @@ import { register as registerValidate } from './cli/validate';
 import { register as registerVerifiers } from './cli/verifiers';
 
 const program = new Command('taskgen')
-  .description('Task-centric web-agent data: propose, attempt, judge, validate, rows, pipeline, report, export, doctor')
+  .description('Task-centric web-agent data: propose, attempt, judge, validate, relabel, rows, pipeline, report, export, doctor')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers, registerRelabel];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

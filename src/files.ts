@@ -8,7 +8,7 @@
 export type { CopyMode, DirEntry, FileStore } from './files/types';
 export { nodeStore } from './files/node';
 export { memoryStore, type MemoryStore } from './files/memory';
-export { judgeDirOf } from './files/layout';
+export { judgeDirOf, relabelDirOf } from './files/layout';
 export { readJsonFile, readJsonl, parseJsonl, type JsonlIssue, type ReadJsonlOptions } from './core/io';
 export { episodeIdOf, judgedEpisodeIdOf } from './files/episode-id';
 export { SetupMismatchError, type SetupDifference, type SetupValue } from './files/setup';

@@ -17,6 +17,7 @@ export {
   ChangeSchema,
   GradeInputsSchema,
   EpisodeSchema,
+  AgentStepsSchema,
   RowSchema,
   ResultLineSchema,
   JudgeRecordSchema,
@@ -28,3 +29,4 @@ export { LabReportSchema } from './lab';
 export { ClaimSchema, ClaimValueSchema, EvidenceStepsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';
 export { WrittenVerifierSchema } from './verifiers';
+export { RelabelParentSchema } from './relabel/record';

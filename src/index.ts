@@ -197,6 +197,19 @@ export {
   type WrittenVerifierScores,
   type VerifierPair,
 } from './verifiers';
+// Relabeling failed episodes: the tasks they did complete, each with a claim checked on the server's evidence,
+// the episode cut where it holds and judged by the seed's judge; accepted ones become rows beside the run's own.
+export {
+  runRelabel,
+  type RelabelOptions,
+  type RelabelResult,
+  type RelabelEvent,
+  type RelabelSummary,
+  type RelabelTokens,
+  type RelabelParent,
+  type RelabelProposal,
+  type RelabelStatus,
+} from './relabel';
 
 // The whole pipeline on one work dir, resumable stage by stage.
 export {
@@ -219,6 +232,7 @@ export {
   type ValidateStageSummary,
   type VerifiersStageSummary,
   type RowsStageSummary,
+  type RelabelStageSummary,
   type ReportStageSummary,
 } from './pipeline';
 // Check before spending: what a run will need (browser, models' servers, sites, out dirs), without a paid call.
@@ -297,6 +311,7 @@ export {
   readJsonl,
   parseJsonl,
   judgeDirOf,
+  relabelDirOf,
   episodeIdOf,
   judgedEpisodeIdOf,
   type FileStore,
@@ -366,6 +381,7 @@ export type {
   GradeInputs,
   Outcome,
   Episode,
+  AgentSteps,
   Row,
   RowMessage,
   ResultLine,

@@ -16,6 +16,7 @@ export {
   type ProposeStageSummary,
   type ReportStageSummary,
   type RowsStageSummary,
+  type RelabelStageSummary,
   type StageFigures,
   type StageSummaries,
   type StageSummary,

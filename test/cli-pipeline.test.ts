@@ -122,7 +122,7 @@ describe('taskgen pipeline --sandbox', () => {
     expect(existsSync(path.join(out, 'run'))).toBe(false);
     expect(r.stdout).toMatch(/agent: +\(not used: its stages are skipped\)/);
     expect(r.stdout).toContain('attempt   not run (not in only)');
-    const rows = await finish(cli(['--sandbox', '--out', path.join(tmp, 'nothing'), '--skip', 'propose,attempt,judge,validate']));
+    const rows = await finish(cli(['--sandbox', '--out', path.join(tmp, 'nothing'), '--skip', 'propose,attempt,judge,validate,relabel']));
     expect(rows.code).toBe(1);
     expect(rows.stderr).toContain(`the rows stage needs ${path.join(tmp, 'nothing')}/tasks.jsonl: run the propose stage, or put your tasks there`);
   });
@@ -209,7 +209,7 @@ describe('taskgen pipeline config errors', () => {
       [['--out', path.join(tmp, 'x')], 'taskgen pipeline needs --sitemaps DIR (the sitemaps); --base-url URL (the server of the sites); --split FILE or --sites a,b'],
       [['--sandbox', '--sites', 'shop-01,../etc'], 'refusing site "../etc": not a plain name'],
       [['--sandbox', '--sites', 'nosuch-01', '--out', path.join(tmp, 'y')], 'nosuch-01 is not a training site of the sandbox'],
-      [['--sandbox', '--skip', 'propose,nope'], 'unknown stage "nope" in skip: the stages are propose, attempt, judge, verifiers, validate, rows, report'],
+      [['--sandbox', '--skip', 'propose,nope'], 'unknown stage "nope" in skip: the stages are propose, attempt, judge, verifiers, validate, relabel, rows, report'],
     ];
     const results = await Promise.all(cases.map(([args]) => finish(cli(args))));
     results.forEach((r, i) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
+  oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxRelabeler, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
 import { InputError, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, runPipeline, type BrowserHost, type PipelineOptions, type PipelineEvent, type PipelineResult } from '../src/index';
 import { PIPELINE_STAGES } from '../src/pipeline';
@@ -43,6 +43,8 @@ beforeAll(async () => {
     sites: SITES,
     proposer: sandboxProposer(),
     judge: ({ run }) => sandboxJudge({ runDir: run, noise: 0.2, seed: 17 }),
+    relabeler: sandboxRelabeler({ errorRate: 0.1, seed: 17 }),
+    relabelJudge: sandboxJudge({ noise: 0.2, seed: 17 }),
     policy: oraclePolicy({ tasks: human, failureRate: 0.3, seed: 17 }),
     humanTasks: human,
     perSite: 3,
@@ -123,6 +125,7 @@ describe('pipeline on the sandbox', () => {
     expect(again.stages.attempt).toMatchObject({ ran: 0, episodes: 6, steps: first.stages.attempt!.steps });
     expect(again.stages.judge).toMatchObject({ judged: 0, episodes: 6, success: first.stages.judge!.success });
     expect(again.stages.validate).toMatchObject({ attempt: { ran: 0 }, judge: { judged: 0 }, score: first.stages.validate!.score });
+    expect(again.stages.relabel!.summary).toMatchObject({ relabeled: 0, accepted: first.stages.relabel!.summary.accepted });
     expect(again.stages.rows).toMatchObject({ picked: first.stages.rows!.picked, report: first.stages.rows!.report, pruned: 0 });
     expect(again.usage.steps.judge).toBeUndefined(); // no model call at all
   });
@@ -130,7 +133,7 @@ describe('pipeline on the sandbox', () => {
   it('runs only the stages asked for, needing only their adapters; the rows dir then holds just the new selection', async () => {
     const { dir, source } = config;
     const summary = await runPipeline({ dir, source, only: ['rows'], budget: 4 });
-    expect(summary.skipped.map((s) => s.stage)).toEqual(['propose', 'attempt', 'judge', 'verifiers', 'validate', 'report']);
+    expect(summary.skipped.map((s) => s.stage)).toEqual(['propose', 'attempt', 'judge', 'verifiers', 'validate', 'relabel', 'report']);
     const picked = summary.stages.rows!.picked;
     expect(picked).toEqual(first.stages.rows!.picked.slice(0, picked.length));
     expect(summary.stages.rows!.report.selected_rows).toBeGreaterThanOrEqual(4);

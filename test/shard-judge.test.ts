@@ -38,7 +38,7 @@ describe('sharded judge and validate', () => {
 
   it('leaves the whole-run stages of the pipeline to the pass without a shard', () => {
     const { stages, skipped } = stagesToRun({ shard: { index: 1, count: 4 } });
-    expect(stages).toEqual(['attempt', 'judge', 'validate']);
+    expect(stages).toEqual(['attempt', 'judge', 'validate', 'relabel']);
     expect(skipped.map((s) => s.stage)).toEqual(['propose', 'verifiers', 'rows', 'report']);
     expect(skipped[0]!.reason).toContain('shard 1/4');
     expect(stagesToRun({ shard: { index: 0, count: 1 } }).stages).toHaveLength(PIPELINE_STAGES.length);

@@ -169,6 +169,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,
       episode,
+      agentSteps: { max_steps: options.maxSteps, steps: run.history },
     });
     return { episode, ok, usage: run.usage };
   } catch (error) {

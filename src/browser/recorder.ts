@@ -14,6 +14,8 @@ export interface EpisodeRecord {
   readonly gradeInputs: GradeInputs;
   readonly rows: readonly Row[];
   readonly episode: Episode;
+  /** The agent's steps as its prompt showed them (`agent_steps.json`, beside the seed's files). */
+  readonly agentSteps?: unknown;
 }
 
 
@@ -48,6 +50,7 @@ export class EpisodeRecorder {
       this.store.writeAtomic(this.file(EPISODE_FILES.gradeInputs), json(record.gradeInputs)),
       this.store.writeAtomic(this.file(EPISODE_FILES.rowsFile), rows ? `${rows}\n` : ''),
       this.store.writeAtomic(this.file(EPISODE_FILES.rowsEpisode), json(record.episode)),
+      ...(record.agentSteps === undefined ? [] : [this.store.writeAtomic(this.file(EPISODE_FILES.agentSteps), json(record.agentSteps))]),
     ]);
     await this.store.writeAtomic(this.file(EPISODE_FILES.episode), json(record.episode));
   }

@@ -22,6 +22,8 @@ export interface PipelineFlags {
   failureRate: number;
   judgeNoise: number;
   verifierErrorRate: number;
+  relabelErrorRate: number;
+  relabelK: number;
   sandboxSeed: number;
   sitemaps?: string;
   split?: string;
@@ -75,6 +77,8 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--failure-rate <r>', '(--sandbox) share of tasks the stand-in agent gets wrong on purpose', numberBetween(0, 1), 0.3)
     .option('--judge-noise <r>', '(--sandbox) share of verdicts the stand-in judge flips on purpose', numberBetween(0, 1), 0.1)
     .option('--verifier-error-rate <r>', '(--sandbox) share of tasks the stand-in verifier writer gets wrong on purpose', numberBetween(0, 1), 0.1)
+    .option('--relabel-error-rate <r>', '(--sandbox) share of tasks the stand-in relabeler writes wrong on purpose', numberBetween(0, 1), 0.1)
+    .option('--relabel-k <n>', 'the most tasks written per relabeled episode (skip the relabel stage with --skip relabel)', integer(1), 3)
     .option('--sandbox-seed <n>', '(--sandbox) seeds the stand-ins', integer(0), 17)
     .option('--sitemaps <dir>', "MiniWeb's directory of <site>.json sitemaps")
     .option('--split <file>', "MiniWeb's split file (its train list is the training sites)")
@@ -106,7 +110,7 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--max-steps <n>', 'steps per episode', integer(1), 15)
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--action-timeout <s>', 'time limit of one element action in seconds (default 10)', integer(1))
-    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,rows,report')
+    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,relabel,rows,report')
     .option('--only <stages>', 'the only stages to run')
     .option('--no-progress', 'no progress bars')
     .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false)
@@ -125,6 +129,7 @@ export function sandboxOptions(flags: PipelineFlags, sites: string[] | undefined
     failureRate: flags.failureRate,
     judgeNoise: flags.judgeNoise,
     verifierErrorRate: flags.verifierErrorRate,
+    relabelErrorRate: flags.relabelErrorRate,
     seed: flags.sandboxSeed,
   };
 }

@@ -10,6 +10,7 @@ import { fileUrl, interval } from './format';
 import { judgePrinter } from './judge';
 import { proposePrinter } from './propose';
 import { reportPrinter } from './report';
+import { relabelPrinter } from './relabel';
 import { rowsPrinter } from './rows';
 
 interface Printer {
@@ -25,6 +26,7 @@ export function pipelinePrinter(options: { readonly perSite: number; readonly pr
   const attempts = new Map<string, ReturnType<typeof attemptPrinter>>();
   const judges = new Map<string, ReturnType<typeof judgePrinter>>();
   let rows: ReturnType<typeof rowsPrinter> | undefined;
+  let relabel: ReturnType<typeof relabelPrinter> | undefined;
   let report: ReturnType<typeof reportPrinter> | undefined;
   const stopAll = () => {
     for (const stop of stops) stop();
@@ -47,6 +49,9 @@ export function pipelinePrinter(options: { readonly perSite: number; readonly pr
           const printer = judgePrinter({ progress, label: event.stage === 'judge' ? 'judge' : 'validate: judge' });
           judges.set(event.stage, printer);
           stops.push(printer.stop);
+        } else if (event.stage === 'relabel') {
+          relabel = relabelPrinter();
+          stops.push(relabel.stop);
         } else if (event.stage === 'rows') {
           rows = rowsPrinter({ progress });
           stops.push(rows.stop);
@@ -62,6 +67,9 @@ export function pipelinePrinter(options: { readonly perSite: number; readonly pr
       case 'judge':
         if (event.event.type === 'start') attempts.get(event.stage)?.stop();
         judges.get(event.stage)?.onEvent(event.event);
+        break;
+      case 'relabel':
+        relabel?.onEvent(event.event);
         break;
       case 'rows':
         rows?.onEvent(event.event);
@@ -117,9 +125,15 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
       const left = s.unparsed + s.notHolding ? `; rejected: ${s.unparsed} replies not a claim, ${s.notHolding} claims that did not hold on their episode` : '';
       return `${formatCount(s.kept + s.written)} verifiers for ${formatCount(s.successes)} judged successes of ${formatCount(s.tasks)} tasks (${formatCount(s.written)} written now by ${s.model})${left}${s.errors ? `, ${s.errors} errors` : ''}`;
     }
+    case 'relabel': {
+      const s = (summary as StageSummaries['relabel']).summary;
+      const cost = s.costPerAccepted === null ? '' : `, $${s.costPerAccepted.toFixed(5)} per accepted relabel`;
+      return `${formatCount(s.episodes)} failed episodes: ${formatCount(s.proposed)} tasks written, ${formatCount(s.accepted)} accepted (${formatCount(s.acceptedRows)} rows), ${formatCount(s.statuses['claim-failed'] + s.statuses['bad-claim'])} claims did not hold (never judged), ${formatCount(s.statuses['judged-failure'])} judged not successful${cost}`;
+    }
     case 'rows': {
-      const r = (summary as StageSummaries['rows']).report;
-      return `${formatCount(r.selected_trajectories)} of ${formatCount(r.candidates)} judged successes selected: ${formatCount(r.selected_rows)} steps of the ${formatCount(r.budget)} budget (short by ${formatCount(r.short_by)}), ${r.sites} sites`;
+      const { report: r, relabeled } = summary as StageSummaries['rows'];
+      const before = relabeled.picked ? `; rows before relabel ${formatCount(r.selected_rows - relabeled.rows)}, after ${formatCount(r.selected_rows)} (${formatCount(relabeled.picked)} relabeled episodes, ${formatCount(relabeled.rows)} rows)` : '';
+      return `${formatCount(r.selected_trajectories)} of ${formatCount(r.candidates)} judged successes selected: ${formatCount(r.selected_rows)} steps of the ${formatCount(r.budget)} budget (short by ${formatCount(r.short_by)}), ${r.sites} sites${before}`;
     }
     default: {
       const s = summary as StageSummaries['report'];
@@ -153,6 +167,7 @@ export function formatPipelineSummary(summary: PipelineResult): string {
     ['run', `${l.run}/  (judge records ${l.runJudge}/)`],
     ['human run', `${l.human}/  (judge records ${l.humanJudge}/)`],
     ['validate', l.validate],
+    ['relabel', `${l.run}_relabel/  (judge records ${l.run}_relabel_judge/)`],
     ['rows', `${l.rows}/  (${l.rowsReport})`],
     ['report', `${l.runReport}  ${fileUrl(stages.report?.run ?? l.runReport)}`],
     ['human report', `${l.humanReport}  ${fileUrl(stages.report?.human ?? l.humanReport)}`],

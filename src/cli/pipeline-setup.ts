@@ -41,6 +41,10 @@ export function buildConfig(
     proposer: models.proposer ?? sandbox?.proposer,
     verifierWriter: models.proposer ?? sandbox?.verifierWriter,
     judge: models.judge ?? sandbox?.judge,
+    // The relabeler is the proposer's model (the relabel judge the judge's), else the sandbox's stand-ins.
+    ...(models.proposer ?? sandbox ? { relabeler: models.proposer ?? sandbox!.relabeler } : {}),
+    ...(models.judge ?? sandbox ? { relabelJudge: models.judge ?? sandbox!.relabelJudge } : {}),
+    relabelK: flags.relabelK,
     ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),
     evidence: setup.evidence,
     humanTasks: flags.humanTasks ?? sandbox?.humanTasks,
@@ -77,6 +81,7 @@ export function standInRoles(models: RealModels, runs: Runs): string[] {
     ['agent', runs('attempt', 'validate') && !models.agentGiven],
     ['judge', runs('judge', 'validate') && !models.judge],
     ['verifier writer', runs('verifiers') && !models.proposer],
+    ['relabeler', runs('relabel') && !models.proposer],
   ];
   return roles.filter(([, standIn]) => standIn).map(([role]) => role);
 }
@@ -96,6 +101,7 @@ export function describeSetup(flags: PipelineFlags, sandbox: SandboxSetup | unde
   role('agent', runs('attempt', 'validate'), agent, sandbox?.describe.agent);
   role('judge', runs('judge', 'validate'), models.judge?.description, sandbox?.describe.judge);
   role('verifiers', runs('verifiers'), models.proposer?.description, sandbox?.describe.verifierWriter);
+  role('relabeler', runs('relabel'), models.proposer?.description, sandbox?.describe.relabeler);
   const standIns = standInRoles(models, runs);
   if (sandbox && standIns.length) lines.push(standInNotice(sandbox, standIns));
   return lines;

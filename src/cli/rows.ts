@@ -16,6 +16,8 @@ interface RowsFlags {
   tasks: string;
   budget: number;
   progress: boolean;
+  relabel: boolean;
+  originalsFirst?: boolean;
 }
 
 /** Registers `taskgen rows`. */
@@ -29,9 +31,11 @@ export function register(program: Command): void {
     .requiredOption('--out <dir>', 'the rows dir; it ends holding exactly this selection (a dir of another selection there is refused)')
     .option('--tasks <file>', 'the tasks file, whose order is the selection order', DEFAULT_TASKS_FILE)
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
+    .option('--no-relabel', "leave out the accepted relabels of <run>_relabel/ (by default they are candidates too)")
+    .option('--originals-first', 'relabeled tasks only after every task of the run had its turn')
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter({ progress: flags.progress });
-      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, onEvent: printer.onEvent }).finally(
+      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, ...(flags.relabel === false ? { relabel: false } : {}), originalsFirst: flags.originalsFirst, onEvent: printer.onEvent }).finally(
         printer.stop,
       );
       process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);

@@ -139,6 +139,12 @@ export const TaskSchema = z.looseObject({
   start_path: z.string(),
   task_kind: TaskKindSchema.default('action'),
   verifier: z.union([VerifierSchema, z.record(z.string(), z.unknown())]).nullable().default(null),
+  /** `relabel` for a task written from an episode of another task (absent for proposed and human tasks). */
+  origin: z.literal('relabel').optional(),
+  /** A relabeled task's parent: the task whose episode it was written from. */
+  parent_task_id: z.string().min(1).optional(),
+  /** A relabeled task's episode: the parent episode's first `prefix_steps` steps. */
+  prefix_steps: z.number().int().positive().optional(),
 });
 /** A task. */
 export type Task = z.infer<typeof TaskSchema>;
@@ -250,6 +256,25 @@ export const EpisodeSchema = z.looseObject({
 });
 /** An episode summary. */
 export type Episode = z.infer<typeof EpisodeSchema>;
+
+/**
+ * `<run>/<task_id>/agent_steps.json` (beside the seed's files): each step as the agent's prompt lists it in the
+ * history of the next (its page, its reply, the parsed action and its error), and the step limit the prompt shows.
+ */
+export const AgentStepsSchema = z.looseObject({
+  max_steps: z.number().int().positive(),
+  steps: z.array(
+    z.looseObject({
+      step: z.number().int().nonnegative(),
+      url: z.string(),
+      raw: z.string(),
+      action: ActionSchema.nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+/** An episode's agent steps. */
+export type AgentSteps = z.infer<typeof AgentStepsSchema>;
 
 /** One chat message of a training row. */
 export const RowMessageSchema = z.looseObject({

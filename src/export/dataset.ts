@@ -11,7 +11,7 @@ import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../core/io';
-import { judgeDirOf, verifiersFileOf } from '../files/layout';
+import { judgeDirOf, relabelDirOf, verifiersFileOf } from '../files/layout';
 import { readWrittenVerifiers } from '../verifiers/file';
 import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../rows/provenance';
 import { RowsReportSchema, TaskSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
@@ -103,7 +103,12 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const recipe = await recipeOf(store, sources, options.recipe ?? {});
   const where = options.where ?? (() => true);
 
-  const all = await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run) }, recipe);
+  const relabeled = relabelDirOf(sources.run);
+  // Relabeled episodes (cut from the run's own, `origin: "relabel"`) are the run's too, under its run id.
+  const all = [
+    ...(await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run) }, recipe)),
+    ...((await store.exists(relabeled)) ? await planEpisodes(store, { run: relabeled, judgeDir: judgeDirOf(relabeled) }, recipe) : []),
+  ];
   const episodes = all.filter((e) => where(e.provenance));
   const human = sources.human ? (await planEpisodes(store, { run: sources.human, judgeDir: judgeDirOf(sources.human) }, recipe)).filter((e) => where(e.provenance)) : [];
   const steps = await planSteps(store, sources.rows, new Map(all.map((e) => [e.provenance.task_id, e])), where);

@@ -45,6 +45,8 @@ const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
   verdict: bool,
   verifier_ok: bool,
   library_version: string,
+  origin: string,
+  parent_task_id: string,
 };
 const provenanceFeatures: Features = PROVENANCE_FIELDS.map((name) => [name, PROVENANCE_TYPES[name]] as const);
 

@@ -17,6 +17,9 @@
  * <rows>/<task_id>/                  the selected episodes' rows dirs; _report.json: the selection
  * <rows>_provenance.jsonl            where each selected episode came from (beside the seed's rows dir)
  * <dir>/_setup/<digest>.json         the set-up a stage wrote its outputs with (run, judge dir, tasks file's dir)
+ * <run>_relabel/                     relabeled episodes, laid out as a run: tasks.jsonl, <task_id>/ (the cut episode),
+ *                                    _parents/<task_id>.json (what was proposed for each parent episode, and why kept)
+ * <run>_relabel_judge/               the judge's records of the relabeled episodes
  * ```
  * @module
  */
@@ -72,6 +75,8 @@ export const EPISODE_FILES = Object.freeze({
   rowsEpisode: 'rows/episode.json',
   /** Not the seed's: the step after which each piece of evidence appeared (claims are checked at step prefixes). */
   evidenceSteps: 'evidence_steps.json',
+  /** Each step as the agent's prompt showed it (beside the seed's files): what re-renders its rows under another instruction. */
+  agentSteps: 'agent_steps.json',
 });
 
 /** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */
@@ -152,4 +157,18 @@ export function validateFile(judgeDir: string): string {
 /** The selection report of a rows dir: `<rows>/_report.json`. */
 export function rowsReportFile(rows: string): string {
   return path.posix.join(rows, ROWS_FILES.report);
+}
+
+/** The files of a relabel dir besides the cut episodes (names starting with `_` are never a task id's). */
+export const RELABEL_FILES = Object.freeze({ parents: '_parents' });
+
+/** The relabel dir of a run: `<run>_relabel`, laid out as a run (its judge dir is `<run>_relabel_judge`). */
+export function relabelDirOf(run: string): string {
+  return `${pyPathStr(run)}_relabel`;
+}
+
+/** What relabel decided for one parent episode: `<relabelDir>/_parents/<task_id>.json`. */
+export function relabelParentFile(relabelDir: string, taskId: string): string {
+  assertPlainName(taskId, 'task id');
+  return path.posix.join(relabelDir, RELABEL_FILES.parents, `${taskId}.json`);
 }

@@ -37,6 +37,8 @@ export const USAGE_STEPS = Object.freeze({
   verifiers: 'verifiers',
   validateAttempt: 'validate:attempt',
   validateJudge: 'validate:judge',
+  relabel: 'relabel',
+  relabelJudge: 'relabel:judge',
   rows: 'rows',
 } as const);
 

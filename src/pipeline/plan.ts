@@ -57,12 +57,21 @@ export function stagesToRun(options: Pick<PipelineOptions, 'skip' | 'only' | 'sh
  * plain name, an `InputError` (file, line, field) for a bad human-tasks line.
  */
 export async function planPipeline(config: PipelineOptions, store: FileStore): Promise<PipelinePlan> {
-  const { stages, skipped } = stagesToRun(config);
-  // The verifiers stage needs a writer; without one it is skipped, not an error (it adds to the run, nothing needs it).
-  if (stages.includes('verifiers') && !config.verifierWriter && !config.proposer) {
-    stages.splice(stages.indexOf('verifiers'), 1);
-    skipped.push({ stage: 'verifiers', reason: 'no writer model (verifierWriter, or the proposer)' });
-  }
+  const asked = stagesToRun(config);
+  const { skipped } = asked;
+  // The verifiers stage needs a writer and relabeling a relabeler; without one the stage is skipped, not an error
+  // (each adds to the run, nothing needs it).
+  const stages = asked.stages.filter((s) => {
+    if (s === 'verifiers' && !config.verifierWriter && !config.proposer) {
+      skipped.push({ stage: 'verifiers', reason: 'no writer model (verifierWriter, or the proposer)' });
+      return false;
+    }
+    if (s === 'relabel' && !config.relabeler) {
+      skipped.push({ stage: 'relabel', reason: 'no relabeler (option relabeler)' });
+      return false;
+    }
+    return true;
+  });
   const runs = (stage: PipelineStage) => stages.includes(stage);
   for (const site of config.sites ?? []) assertPlainName(site, 'site');
   const need = (what: string, stage: string, option: string) =>
@@ -74,6 +83,7 @@ export async function planPipeline(config: PipelineOptions, store: FileStore): P
     if (!config.source.baseUrl) throw need('a site source with a baseUrl (the server the browser visits)', stage, 'source');
   }
   for (const stage of ['judge', 'validate'] as const) if (runs(stage) && !config.judge) throw need('a judge model', stage, 'judge');
+  if (runs('relabel') && !config.relabelJudge && typeof config.judge !== 'object') throw need('a judge model for the relabeled episodes', 'relabel', 'relabelJudge (or judge as a model)');
   if (runs('validate') && !config.humanTasks) throw need('human tasks with verifiers', 'validate', 'humanTasks');
 
   const sites = runs('propose') || runs('validate') ? await trainingSites(config) : [];

@@ -14,11 +14,14 @@ import { DEFAULT_BUDGET, runRows } from '../rows';
 import type { Task } from '../core/schemas';
 import type { Shard } from '../shards/shard';
 import { runValidate } from '../validate';
+import { runRelabel } from '../relabel/run';
+import type { LanguageModel } from '../models/types';
 import { judgeFor, measured, policyFor, readTasks, USAGE_STEPS, type StageContext } from './context';
 import type {
   AttemptStageSummary,
   JudgeStageSummary,
   ProposeStageSummary,
+  RelabelStageSummary,
   ReportStageSummary,
   RowsStageSummary,
   StageSummaries,
@@ -162,7 +165,28 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       recipe: { runId: path.posix.basename(path.resolve(layout.dir)), proposerModel: ctx.config.proposer?.modelId ?? null },
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
-    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length };
+    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows } };
+  });
+}
+
+/** `relabel`: the episodes of `<dir>/run/` judged not successful, relabeled into `<dir>/run_relabel/` (`runRelabel`). */
+export async function relabelStage(ctx: StageContext): Promise<RelabelStageSummary> {
+  return measured(ctx, [USAGE_STEPS.relabel, USAGE_STEPS.relabelJudge], async () => {
+    const { config, layout } = ctx;
+    await readTasks(ctx, 'relabel'); // a clear error when there is no tasks file
+    const judge = config.relabelJudge ?? (config.judge as LanguageModel);
+    const result = await runRelabel({
+      run: layout.run,
+      llm: withUsage(config.relabeler!, ctx.meter, { step: USAGE_STEPS.relabel }),
+      judge: withUsage(judge, ctx.meter, { step: USAGE_STEPS.relabelJudge }),
+      k: config.relabelK,
+      source: config.source,
+      store: ctx.store,
+      onEvent: (event) => ctx.emit({ type: 'relabel', event }),
+      ...shardOf(ctx),
+    });
+    if (result.errors.length) ctx.incomplete.push(`relabel: ${result.errors.length} episodes not relabeled; a rerun relabels them${firstCause(result.failures, `${result.errors[0]!.taskId}: ${result.errors[0]!.error}`)}`);
+    return { summary: result.summary };
   });
 }
 
@@ -197,6 +221,7 @@ export const STAGE_RUNNERS: { readonly [S in keyof StageSummaries]: (ctx: StageC
   judge: judgeStage,
   verifiers: verifiersStage,
   validate: validateStage,
+  relabel: relabelStage,
   rows: rowsStage,
   report: reportStage,
 };

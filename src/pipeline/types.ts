@@ -16,13 +16,14 @@ import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
 import type { RowsEvent } from '../rows';
 import type { WriteVerifiersEvent } from '../verifiers/run';
+import type { RelabelEvent, RelabelSummary } from '../relabel/run';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
 import type { Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import type { PipelineLayout } from './layout';
 
 /** The stages, in the order they run. */
-export const PIPELINE_STAGES = ['propose', 'attempt', 'judge', 'verifiers', 'validate', 'rows', 'report'] as const;
+export const PIPELINE_STAGES = ['propose', 'attempt', 'judge', 'verifiers', 'validate', 'relabel', 'rows', 'report'] as const;
 
 /** A stage of the pipeline. */
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
@@ -97,6 +98,15 @@ export interface PipelineOptions {
   readonly actionTimeoutMs?: number;
   /** Episodes judged at once. Default 16. */
   readonly judgeWorkers?: number;
+  /**
+   * The relabeler (the proposer's model in the user's setup): the `relabel` stage writes, for each episode judged
+   * not successful, the tasks it did complete (see `runRelabel`). Without it the stage is skipped.
+   */
+  readonly relabeler?: LanguageModel;
+  /** The judge of relabeled episodes. Default `judge` when it is a model; needed when `judge` is a function. */
+  readonly relabelJudge?: LanguageModel;
+  /** The most tasks written per relabeled episode. Default 3. */
+  readonly relabelK?: number;
   /** The rows' step budget. Default 27 644. */
   readonly budget?: number;
   /** A browser to share (its owner closes it), or options for the one the pipeline launches and closes. */
@@ -144,6 +154,7 @@ export type PipelineEvent =
   | { readonly type: 'attempt'; readonly stage: 'attempt' | 'validate'; readonly event: AttemptEvent }
   | { readonly type: 'judge'; readonly stage: 'judge' | 'validate'; readonly event: JudgeEvent }
   | { readonly type: 'verifiers'; readonly event: WriteVerifiersEvent }
+  | { readonly type: 'relabel'; readonly event: RelabelEvent }
   | { readonly type: 'rows'; readonly event: RowsEvent }
   | { readonly type: 'report'; readonly run: 'run' | 'human'; readonly event: ReportEvent }
   | { readonly type: 'warning'; readonly stage: PipelineStage; readonly message: string };
@@ -258,8 +269,16 @@ export interface ValidateStageSummary extends StageFigures {
   readonly file: string | null;
 }
 
+/** `relabel`: the failed episodes relabeled into `<dir>/run_relabel/`. */
+export interface RelabelStageSummary extends StageFigures {
+  /** `runRelabel`'s figures. */
+  readonly summary: RelabelSummary;
+}
+
 /** `rows`: the training rows dir. */
 export interface RowsStageSummary extends StageFigures {
+  /** Of the picked, the relabeled tasks' episodes and their rows. */
+  readonly relabeled: { readonly picked: number; readonly rows: number };
   /** The seed's `_report.json`. */
   readonly report: RowsReport;
   /** The selected task ids, in selection order. */
@@ -288,6 +307,8 @@ export interface StageSummaries {
   readonly verifiers: VerifiersStageSummary;
   /** The `validate` stage's summary. */
   readonly validate: ValidateStageSummary;
+  /** The `relabel` stage's summary. */
+  readonly relabel: RelabelStageSummary;
   /** The `rows` stage's summary. */
   readonly rows: RowsStageSummary;
   /** The `report` stage's summary. */

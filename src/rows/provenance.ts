@@ -64,6 +64,10 @@ export const ProvenanceSchema = z.object({
   /** The task verifier's result (`results.jsonl`); null when unknown. */
   verifier_ok: z.boolean().nullable(),
   library_version: z.string(),
+  /** `relabel` for a task written from another task's episode; `task` for the run's own tasks. */
+  origin: z.enum(['task', 'relabel']),
+  /** A relabeled task's parent task (whose episode it was cut from); null for the run's own tasks. */
+  parent_task_id: z.string().nullable(),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -165,6 +169,8 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     verdict: record ? record.predicted_label === 1 : null,
     verifier_ok: parts.results?.get(taskId) ?? null,
     library_version: LIBRARY.version,
+    origin: task.origin === 'relabel' ? 'relabel' : 'task',
+    parent_task_id: stringOr(task.parent_task_id) ?? null,
   };
 }
 

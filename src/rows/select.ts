@@ -23,6 +23,13 @@ export interface SelectRowsInput {
   readonly candidates: ReadonlyMap<string, number>;
   /** Default {@link DEFAULT_BUDGET}. */
   readonly budget?: number;
+  /**
+   * Relabeled tasks (written from other tasks' episodes), in file order: after each site's own tasks in the same
+   * round robin, or, with `originalsFirst`, only once every original task has had its turn.
+   */
+  readonly relabeled?: readonly RowsTaskRef[];
+  /** Relabeled tasks only after all original ones. Default false. */
+  readonly originalsFirst?: boolean;
 }
 
 /** What {@link selectRows} chose. */
@@ -72,7 +79,9 @@ export function selectRows(input: SelectRowsInput): RowsSelection {
   const sites = new Set<string>();
   let steps = 0;
   let candidates = 0;
-  for (const t of interleaveBySite(input.tasks)) {
+  const more = input.relabeled ?? [];
+  const order = input.originalsFirst ? [...interleaveBySite(input.tasks), ...interleaveBySite(more)] : interleaveBySite([...input.tasks, ...more]);
+  for (const t of order) {
     const n = input.candidates.get(t.task_id);
     if (n === undefined) continue;
     candidates++;

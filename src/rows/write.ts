@@ -11,7 +11,7 @@ import { pyDumps } from '../core/py/dumps';
 import { pyIsBlank } from '../core/py/text';
 import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, ROWS_FILES, rowsReportFile } from '../files/layout';
+import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, relabelDirOf, ROWS_FILES, rowsReportFile, runFile } from '../files/layout';
 import { nodeStore } from '../files/node';
 import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, type FileStore } from '../files/types';
 import { judgedIds } from '../judge/run';
@@ -53,6 +53,13 @@ export interface RowsOptions {
   readonly workers?: number;
   /** What the run does not record, for `<out>_provenance.jsonl` (the proposer model, the judge variant). */
   readonly recipe?: Recipe;
+  /**
+   * The relabel dir whose accepted tasks (`tasks.jsonl`) are candidates too, with the same round robin and budget.
+   * Default `<run>_relabel` when it has a tasks file; `false`: none.
+   */
+  readonly relabel?: string | false;
+  /** Relabeled tasks only after every original task had its turn. Default false (one round robin for all). */
+  readonly originalsFirst?: boolean;
   /** Receives the selection, each episode copied, removals, skips and warnings. */
   readonly onEvent?: (event: RowsEvent) => void;
 }
@@ -63,6 +70,8 @@ export interface RowsResult extends RowsSelection {
   readonly skipped: ReadonlyArray<{ readonly taskId: string; readonly reason: string }>;
   /** Dirs of `out` removed as not this selection (`stale: 'remove'`). */
   readonly removed: readonly string[];
+  /** The picked tasks that are relabeled ones (from the relabel dir), and their rows. */
+  readonly relabeled: { readonly picked: readonly string[]; readonly rows: number };
 }
 
 /**
@@ -82,10 +91,18 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const tasks = await readTasks(store, options);
   if (!(await store.exists(judgeDir))) throw new InputError({ file: judgeDir }, 'no such judge dir: judge the run first');
   const queue = new PQueue({ concurrency: Math.max(1, options.workers ?? 16) });
+  const relabel = await readRelabel(store, options, tasks);
+  const own: Source = { run: options.run, judgeDir };
+  const sourceOf = (id: string): Source => (relabel?.ids.has(id) ? relabel.source : own);
   const recorded = await judgedIds(store, judgeDir);
-  const ids = [...new Set(tasks.map((t) => t.task_id))];
+  const relabelRecorded = relabel ? await judgedIds(store, relabel.source.judgeDir) : new Set<string>();
+  const ids = [...new Set([...tasks, ...(relabel?.tasks ?? [])].map((t) => t.task_id))];
   const found = await Promise.all(
-    ids.map((id) => (recorded.has(id) ? queue.add(() => candidateRows(store, options.run, judgeDir, id)) : undefined)),
+    ids.map((id) => {
+      const src = sourceOf(id);
+      const judged = src === own ? recorded.has(id) : relabelRecorded.has(id);
+      return judged ? queue.add(() => candidateRows(store, src.run, src.judgeDir, id)) : undefined;
+    }),
   );
   const candidates = new Map<string, number>();
   const skipped: Array<{ taskId: string; reason: string }> = [];
@@ -111,9 +128,9 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
       message: `${unbound} judge records in ${judgeDir} have no episode identity (written by the seed or an older taskgen): used as the seed would; \`taskgen judge\` binds them`,
     });
   }
-  const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget });
+  const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
   const unique = [...new Set(selection.picked)];
-  const foreign = await foreignDirs(store, options.run, options.out, unique);
+  const foreign = await foreignDirs(store, (id) => sourceOf(id).run, options.out, unique);
   if (foreign.length > 0 && options.stale !== 'remove') {
     const names = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? `, ... (${foreign.length} in all)` : '');
     throw new InputError(
@@ -135,7 +152,7 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   await Promise.all(
     unique.map((id) =>
       queue.add(async () => {
-        await store.copyDir(rowsDir(options.run, id), path.posix.join(options.out, id));
+        await store.copyDir(rowsDir(sourceOf(id).run, id), path.posix.join(options.out, id));
         options.onEvent?.({ type: 'copied', taskId: id, done: ++done, total: unique.length });
       }),
     ),
@@ -144,23 +161,27 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
   await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
   // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
-  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, judgeDir, id, tasks))));
+  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])]))));
   await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
-  return { ...selection, skipped, removed };
+  const relabeled = unique.filter((id) => relabel?.ids.has(id));
+  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) } };
 }
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
 // warning: the rows step selects as the seed does, and `export` refuses such an episode later.
-async function rowsProvenance(store: FileStore, options: RowsOptions, judgeDir: string, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+async function rowsProvenance(store: FileStore, options: RowsOptions, src: Source, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+  const { judgeDir } = src;
+  // A relabeled episode is the run's too: its run id is the run's.
+  const recipe: Recipe = { ...options.recipe, runId: options.recipe?.runId ?? path.posix.basename(path.posix.normalize(options.run).replace(/(.)\/+$/, '$1')) };
   try {
-    const { provenance } = await readEpisodeProvenance({ store, run: options.run, judgeDir, taskId, recipe: options.recipe });
+    const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe });
     return provenance;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
     const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
     const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
-    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe: options.recipe });
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe });
   }
 }
 
@@ -183,7 +204,7 @@ async function readTasks(store: FileStore, options: RowsOptions): Promise<RowsTa
  * The dirs of `out` that are not this selection (an earlier, larger selection: left there, the training set would
  * hold more than the report says) or a picked episode's dir whose `rows.jsonl` is another recording's.
  */
-async function foreignDirs(store: FileStore, run: string, out: string, picked: readonly string[]): Promise<string[]> {
+async function foreignDirs(store: FileStore, runOf: (id: string) => string, out: string, picked: readonly string[]): Promise<string[]> {
   const wanted = new Set(picked);
   const foreign: string[] = [];
   for (const entry of await store.list(out)) {
@@ -193,10 +214,35 @@ async function foreignDirs(store: FileStore, run: string, out: string, picked: r
       continue;
     }
     const there = await readTextIfExists(store, path.posix.join(out, entry.name, 'rows.jsonl'));
-    const source = await readTextIfExists(store, path.posix.join(rowsDir(run, entry.name), 'rows.jsonl'));
+    const source = await readTextIfExists(store, path.posix.join(rowsDir(runOf(entry.name), entry.name), 'rows.jsonl'));
     if (there !== null && there !== source) foreign.push(entry.name);
   }
   return foreign;
+}
+
+/** Where a task's episode and judge record are: the run, or its relabel dir. */
+interface Source {
+  readonly run: string;
+  readonly judgeDir: string;
+}
+
+/** The relabel dir's accepted tasks; ids the run's own tasks already use are left out, with a warning. */
+async function readRelabel(store: FileStore, options: RowsOptions, tasks: readonly RowsTaskRef[]): Promise<{ source: Source; tasks: RowsTaskRef[]; ids: Set<string> } | null> {
+  if (options.relabel === false) return null;
+  const dir = options.relabel ?? relabelDirOf(options.run);
+  const file = runFile(dir, 'tasks');
+  if (!(await store.exists(file))) {
+    if (options.relabel === undefined) return null;
+    throw new InputError({ file }, 'no such tasks file: relabel the run first');
+  }
+  const own = new Set(tasks.map((t) => t.task_id));
+  const onIssue = (issue: { line: number; problem: string }) => options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` });
+  const relabeled: RowsTaskRef[] = [];
+  for (const t of await readJsonl(store, file, RowsTaskSchema, { onIssue })) {
+    if (own.has(t.task_id)) onIssue({ line: 0, problem: `${t.task_id} is a task of the run itself: its relabel is left out` });
+    else relabeled.push(t);
+  }
+  return { source: { run: dir, judgeDir: judgeDirOf(dir) }, tasks: relabeled, ids: new Set(relabeled.map((t) => t.task_id)) };
 }
 
 interface Candidate {

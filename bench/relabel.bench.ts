@@ -1,0 +1,94 @@
+/**
+ * Relabeling failed episodes on the sandbox, the figures: rows per 100 episodes before and after relabel; every
+ * relabeled row's claim checked again on its cut episode; claims that did not hold, counted, none in the rows;
+ * relabel precision against the sandbox's own verifiers (Wilson interval); cost per accepted relabel at the default
+ * Gemini prices (the stand-ins' estimated tokens).
+ *
+ * On a pipeline work dir made by `taskgen pipeline --sandbox --sandbox-sites 8 --per-site 20` (RELABEL_DIR), or,
+ * without one, that pipeline run here first (BENCH_SITES, BENCH_PER_SITE, BENCH_CONCURRENCY). RELABEL_ERROR_RATE
+ * (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3); JUDGE_NOISE (default 0.1).
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defaultCatalog, normInstruction, sandboxSetup } from '../sandbox/index';
+import { checkClaim, loadStepEvidence } from '../src/claims';
+import { ClaimSchema } from '../src/claims';
+import {
+  DEFAULT_PRICES, nodeStore, pipelineLayout, runPipeline, runRelabel, runRows, verifyEpisode, wilsonInterval, type Verifier,
+} from '../src/index';
+
+const K = Number(process.env.RELABEL_K ?? 3);
+const ERROR_RATE = Number(process.env.RELABEL_ERROR_RATE ?? 0.1);
+const NOISE = Number(process.env.JUDGE_NOISE ?? 0.1);
+const gemini = DEFAULT_PRICES['gemini-3.5-flash']!;
+
+const dir = process.env.RELABEL_DIR ?? (await mkdtemp(path.join(tmpdir(), 'relabel-bench-')));
+const layout = pipelineLayout(dir);
+const sb = await sandboxSetup({ siteCount: Number(process.env.BENCH_SITES ?? 8), failureRate: 0.3, judgeNoise: NOISE, relabelErrorRate: ERROR_RATE });
+try {
+  if (!process.env.RELABEL_DIR) {
+    process.stdout.write(`running the sandbox pipeline into ${dir} (${sb.sites.length} sites x ${process.env.BENCH_PER_SITE ?? 20} tasks)\n`);
+    await runPipeline({
+      dir, source: sb.source, evidence: sb.evidence, sites: sb.sites, proposer: sb.proposer, judge: sb.judge, policy: sb.policy,
+      humanTasks: sb.humanTasks, perSite: Number(process.env.BENCH_PER_SITE ?? 20), concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
+      skip: ['validate', 'report'],
+    });
+  }
+  process.stdout.write(`${sb.describe.relabeler}\n${sb.describe.judge}\n`);
+  const store = nodeStore();
+  const before = await runRows({ run: layout.run, out: path.join(dir, 'bench_rows_before'), tasks: layout.tasks, relabel: false, stale: 'remove' });
+  const t0 = Date.now();
+  const relabel = await runRelabel({
+    run: layout.run, llm: sb.relabeler, judge: sb.relabelJudge, k: K, source: sb.source,
+    // The stand-ins' estimated tokens priced as the default Gemini model's.
+    prices: { 'stand-in-relabeler': gemini, 'stand-in-judge': gemini },
+  });
+  const ms = Date.now() - t0;
+  const after = await runRows({ run: layout.run, out: path.join(dir, 'bench_rows_after'), tasks: layout.tasks, stale: 'remove' });
+  const s = relabel.summary;
+  const judged = before.report;
+  const episodes = (await store.list(layout.run)).filter((e) => e.isDirectory && !e.name.startsWith('_')).length;
+  const per100 = (rows: number) => ((100 * rows) / Math.max(1, episodes)).toFixed(1);
+  process.stdout.write(`\n${episodes} episodes, ${s.episodes} judged not successful (relabeled in ${(ms / 1000).toFixed(1)} s)\n`);
+  process.stdout.write(`rows per 100 episodes: before ${per100(judged.selected_rows)} (${judged.selected_rows} rows), after ${per100(after.report.selected_rows)} (${after.report.selected_rows} rows, budget ${after.report.budget})\n`);
+
+  // Every relabeled row's claim, checked again on its cut episode at its prefix.
+  const picked = new Set(after.picked);
+  const byId = new Map(relabel.parents.flatMap((p) => p.proposals.filter((x) => x.task_id).map((x) => [x.task_id!, { parent: p, proposal: x }] as const)));
+  let inRows = 0;
+  let holds = 0;
+  let failedInRows = 0;
+  const catalog = defaultCatalog();
+  const agree: boolean[] = [];
+  for (const task of relabel.tasks) {
+    const { proposal } = byId.get(task.task_id)!;
+    const episodeDir = path.join(relabel.out, task.task_id);
+    const evidence = await loadStepEvidence(store, episodeDir);
+    const result = checkClaim(ClaimSchema.parse(proposal.claim), evidence);
+    if (picked.has(task.task_id)) {
+      inRows++;
+      if (result.holds && evidence.steps === task.prefix_steps) holds++;
+      if (proposal.status !== 'accepted') failedInRows++;
+    }
+    // Ground truth: the bank task's own verifier on the cut episode.
+    const bank = catalog.tasks(task.site)?.bank.find((b) => normInstruction(b.instruction) === normInstruction(task.instruction));
+    if (!bank) continue;
+    const g = JSON.parse(await readFile(path.join(episodeDir, 'grade_inputs.json'), 'utf8')) as { answer?: string | null; log?: never[]; changes?: never[] };
+    agree.push((await verifyEpisode(bank.verifier as Verifier, { answer: g.answer ?? '', log: g.log ?? [], changes: g.changes ?? [] })).ok);
+  }
+  const notHeld = s.statuses['claim-failed'] + s.statuses['bad-claim'];
+  const claimFailedIds = new Set(relabel.parents.flatMap((p) => p.proposals.filter((x) => x.status !== 'accepted' && x.task_id).map((x) => x.task_id!)));
+  const leaked = after.picked.filter((id) => claimFailedIds.has(id)).length;
+  process.stdout.write(`relabels: ${s.proposed} written, ${s.accepted} accepted (${s.acceptedRows} rows), ${s.statuses['judged-failure']} judged not successful\n`);
+  process.stdout.write(`claims that did not hold: ${notHeld} (never judged), in the rows: ${leaked + failedInRows}\n`);
+  process.stdout.write(`relabeled episodes in the rows: ${inRows}, claim holds on the cut episode at its prefix: ${holds}/${inRows}\n`);
+  const ok = agree.filter(Boolean).length;
+  const [lo, hi] = wilsonInterval(ok, agree.length) ?? [0, 0];
+  process.stdout.write(`precision against the sandbox's verifiers: ${ok}/${agree.length} = ${(ok / Math.max(1, agree.length)).toFixed(3)}, Wilson 95% [${lo.toFixed(3)}, ${hi.toFixed(3)}] (stand-in relabeler wrong on purpose on ${Math.round(ERROR_RATE * 100)}% of tasks)\n`);
+  const cost = s.cost ?? 0;
+  process.stdout.write(`tokens (estimated by the stand-ins): relabeler ${s.tokens.proposer.inputTokens} in / ${s.tokens.proposer.outputTokens} out, judge ${s.tokens.judge.inputTokens} in / ${s.tokens.judge.outputTokens} out\n`);
+  process.stdout.write(`cost at gemini-3.5-flash prices: $${cost.toFixed(4)}, per accepted relabel $${(s.costPerAccepted ?? 0).toFixed(5)} ($${((s.costPerAccepted ?? 0) * 1000).toFixed(2)} per thousand)\n`);
+} finally {
+  await sb.close();
+}
