@@ -24,6 +24,7 @@ import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
 import { watchSiteFaults, type SiteFaults } from './site-faults';
+import { checkEntry } from '../core/check';
 
 /**
  * Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. The evidence
@@ -110,6 +111,7 @@ class EpisodeTimeout extends Error {}
  * with outcome `error` (recorded); an {@link EpisodeFailure} or an abort leaves nothing behind.
  */
 export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptTaskResult> {
+  checkEntry('attemptTask', options);
   const { task, policy, store, dir } = options;
   const prefix = options.sitePrefix ?? defaultSitePrefix(task.site);
   // Refused before anything moves: a task that starts outside its site (a local file, another site, /_admin/).

@@ -5,6 +5,7 @@
  */
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
+import { checkInput, ENTRY_SCHEMAS } from '../core/check';
 import { StageStoppedError, callFailureOf, type CallFailure } from '../models/failures';
 import { LLMError } from '../models/types';
 import { nodeStore } from '../files/node';
@@ -158,7 +159,8 @@ export interface FinishedTotals {
  * A page or browser crash ends only its own episode, recorded with its error (a dead browser is relaunched).
  */
 export async function runAttempt(options: AttemptOptions): Promise<AttemptResult> {
-  const { tasks } = options;
+  // Checked and given the schema's defaults, so the tasks written to `tasks.jsonl` read back as written.
+  const { tasks } = checkInput('runAttempt', ENTRY_SCHEMAS.runAttempt, options);
   const t0 = Date.now();
   const store = options.store ?? nodeStore();
   const emit = options.onEvent ?? (() => {});

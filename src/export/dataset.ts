@@ -18,6 +18,7 @@ import { datasetCard, type CardConfig } from './card';
 import { EPISODE_FEATURES, STEP_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
+import { checkEntry } from '../core/check';
 
 /** Options of {@link runExport}. */
 export interface ExportOptions {
@@ -81,6 +82,7 @@ interface Sources {
  * await runExport({ run: 'demo', out: 'demo-hf' }); // then: datasets.load_dataset('demo-hf', 'steps')
  */
 export async function runExport(options: ExportOptions): Promise<ExportResult> {
+  checkEntry('runExport', options);
   const store = options.store ?? nodeStore();
   const lib = await loadParquetWriter();
   const sources = await findSources(store, options);

@@ -18,6 +18,7 @@ import { judgePromptParts } from './prompt';
 import { listScreenshots } from './screenshots';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
+import { checkEntry } from '../core/check';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
@@ -230,5 +231,6 @@ function variantFields(variant: JudgeVariant, votes: readonly Vote[], provider: 
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
  */
 export async function judgeEpisode(options: JudgeEpisodeOptions): Promise<JudgeRecord | null> {
+  checkEntry('judgeEpisode', options);
   return (await judgeEpisodeDetailed({ ...options, store: options.store ?? nodeStore() })).record;
 }

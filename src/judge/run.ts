@@ -17,6 +17,7 @@ import { shardTasks, type Shard } from '../shards/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
+import { checkEntry } from '../core/check';
 
 /** What {@link runJudge} reports while it works. */
 export type JudgeEvent =
@@ -161,6 +162,7 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
  * const { summary } = await runJudge({ run: 'runs/r1', llm: gemini({ apiKey }), onEvent: console.log });
  */
 export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
+  checkEntry('runJudge', options);
   const { run } = options;
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;

@@ -15,6 +15,7 @@ import { PageFetchError, SiteUnreachableError } from '../sites/errors';
 import type { SiteSource } from '../sites/types';
 import { readTasksFile } from './file';
 import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
+import { checkEntry } from '../core/check';
 
 /** Options of {@link runPropose}. */
 export interface ProposeOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
@@ -71,6 +72,7 @@ export interface ProposeResult {
  * built first, so a bad sitemap fails the run before any model call.
  */
 export async function runPropose(options: ProposeOptions): Promise<ProposeResult> {
+  checkEntry('runPropose', options);
   const { source, llm, out, perSite = 140, batch = 20, seed = 20261008, workers = 8, onEvent } = options;
   const store = options.store ?? nodeStore();
   for (const site of options.sites) assertPlainName(site, 'site');

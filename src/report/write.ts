@@ -15,6 +15,7 @@ import { readRunForReport, trimSlashes, type ReportRunData } from './gather-run'
 import { renderEpisodeScript, renderPage } from './html';
 import { scoreGroups, scoreJudge } from '../validate';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
+import { checkEntry } from '../core/check';
 
 /** What {@link runReport} reports as it goes. */
 export type ReportEvent =
@@ -55,6 +56,7 @@ export function defaultReportDir(run: string): string {
  * console.log(`open file://${path.resolve(file)}`);
  */
 export async function runReport(options: ReportOptions): Promise<string> {
+  checkEntry('runReport', options);
   const store = options.store ?? nodeStore();
   const run = trimSlashes(options.run);
   const out = trimSlashes(options.out ?? defaultReportDir(run));
