@@ -133,6 +133,8 @@ export interface JudgeResult {
   readonly callErrors: number;
   /** The first failed model calls, with their causes. */
   readonly failures: readonly CallFailure[];
+  /** Episodes left without a verdict (not written; a rerun judges them), with why: the reply did not parse, or the call failed. */
+  readonly noVerdict: ReadonlyArray<{ readonly taskId: string; readonly why: string }>;
 }
 
 /** Where the lab keeps a variant's records: `<run>_judge/lab/<variant>`. */
@@ -184,6 +186,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
+  const whys: Array<string | undefined> = new Array(total).fill(undefined);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
   let unbound = 0;
@@ -197,7 +200,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome, identity } = await judgeEpisodeDetailed({
+        const { record, outcome, identity, why } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -210,6 +213,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
           extraFields: options.extraFields,
         });
         results[i] = record;
+        whys[i] = why;
         if (identity === 'stale') {
           options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
         }
@@ -238,6 +242,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
+  const noVerdict = episodes.flatMap((taskId, i) => (whys[i] !== undefined ? [{ taskId, why: whys[i]! }] : []));
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
   const summary: JudgeSummary = {
     episodes: records.length,
@@ -248,7 +253,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
     judge: model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, noVerdict };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */
