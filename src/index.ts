@@ -351,7 +351,7 @@ export {
 // Errors: each names what failed and where.
 export { InputError, type InputLocation } from './core/errors';
 export { ShardError, SlurmSubmitError } from './shards';
-export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure } from './models';
+export { LLMError, MalformedReplyError, StageStoppedError, isFatalLLMError, type CallFailure, type ReplyProblem } from './models';
 export { PageNotFoundError, PageFetchError, PageDecodeError } from './sites';
 export { OutsideSiteError } from './browser';
 export { EvidenceError } from './judge';

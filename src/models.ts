@@ -3,7 +3,7 @@
  * one retry policy, a shared limiter, and token and cost accounting. Internals live in `src/models/`.
  * @module
  */
-export { LLMError, type CompleteOptions, type Completion, type ImageInput, type LanguageModel, type Usage } from './models/types';
+export { LLMError, type CompleteOptions, type Completion, type ImageInput, type LanguageModel, type ReplyProblem, type Usage } from './models/types';
 export { gemini, DEFAULT_GEMINI_MODEL, type GeminiOptions } from './models/gemini';
 export { openaiCompatible, type OpenAICompatibleOptions } from './models/openai-compatible';
 export { fakeLLM, type FakeCall, type FakeLLM, type FakeLLMOptions, type FakeReply, type FakeResponder } from './models/fake';

@@ -46,7 +46,8 @@ const cases: readonly FaultCase[] = [
   { name: 'propose: 500 on every call', stage: 'propose', reply: fast500, cause: [/HTTP 500: internal error/, /gave up after 5 attempts/] },
   { name: 'propose: an HTML page with 200', stage: 'propose', reply: { raw: '<html><body>Sign in to continue</body></html>' }, cause: [/malformed reply/, /text\/html/] },
   { name: 'propose: prose instead of JSON', stage: 'propose', reply: 'Sure! Here are some great tasks for this shop.', cause: [/JSONDecodeError/] },
-  { name: 'propose: an empty reply', stage: 'propose', reply: '', cause: [/shop 0\/3/, /held no usable tasks/] },
+  { name: 'propose: an empty reply', stage: 'propose', reply: '', cause: [/shop 0\/3/, /gemini model gemini-3.5-flash: the reply was empty \(STOP\)/] },
+  { name: 'propose: a reply blocked for safety', stage: 'propose', reply: { text: '', finishReason: 'SAFETY' }, cause: [/shop 0\/3/, /the reply was blocked by the provider's filter \(SAFETY\)/] },
   { name: 'propose: a model that hangs', stage: 'propose', reply: { hang: true }, args: ['--timeout', '0.3'], cause: [/timed out after 0.3 s/, /--timeout/] },
   { name: 'propose: unreachable --base-url', stage: 'propose', reply: GOOD_TASKS, unreachable: true, cause: [/could not fetch/, /--base-url/], maxRequests: 0 },
   { name: 'judge: 401 bad key', stage: 'judge', reply: { status: 401, message: 'API key not valid' }, cause: [/HTTP 401: API key not valid/, /check GEMINI_API_KEY/, /judge stopped/], maxRequests: 2 },
@@ -54,6 +55,8 @@ const cases: readonly FaultCase[] = [
   { name: 'judge: 400 bad request', stage: 'judge', reply: { status: 400, message: 'image too large' }, cause: [/HTTP 400: image too large/], maxRequests: 2 },
   { name: 'judge: 500 on every call', stage: 'judge', reply: fast500, cause: [/HTTP 500: internal error/, /model calls all failed|model calls failed/] },
   { name: 'judge: an HTML page with 200', stage: 'judge', reply: { raw: '<html>proxy error</html>' }, cause: [/malformed reply/] },
+  { name: 'judge: prose instead of a verdict', stage: 'judge', reply: 'Sure! The agent did a great job.', cause: [/episodes got no verdict/, /: the reply did not parse as a verdict \(SUCCESS or NOT SUCCESS\): "Sure! The agent did a great job\."\n$/] },
+  { name: 'judge: a reply blocked for safety', stage: 'judge', reply: { text: '', finishReason: 'SAFETY' }, cause: [/the reply was blocked by the provider's filter \(SAFETY\)/] },
   { name: 'judge: a model that hangs', stage: 'judge', reply: { hang: true }, args: ['--timeout', '0.3'], cause: [/timed out after 0.3 s/] },
 ];
 

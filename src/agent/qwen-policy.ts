@@ -4,7 +4,7 @@
  * @module
  */
 import { openaiCompatible } from '../models/openai-compatible';
-import type { LanguageModel } from '../models/types';
+import { LLMError, ZERO_USAGE, type LanguageModel } from '../models/types';
 import { AGENT_SYSTEM_PROMPT, agentUserPrompt, withImageTag, type ImagePosition } from './prompt';
 import { stepImageName } from '../files/layout';
 import type { Policy } from './types';
@@ -77,14 +77,22 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
     ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
     async decide(input) {
       const user = agentUserPrompt({ ...input, historyLimit: options.historyLimit ?? 30 });
-      const completion = await llm.complete(user, {
-        system,
-        temperature: options.temperature ?? 0,
-        maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
-        images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: stepImageName(input.step) }],
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      return { text: completion.text, usage: completion.usage, messages: { system, user: withImageTag(user, position) } };
+      const messages = { system, user: withImageTag(user, position) };
+      try {
+        const completion = await llm.complete(user, {
+          system,
+          temperature: options.temperature ?? 0,
+          maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
+          images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: stepImageName(input.step) }],
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
+        return { text: completion.text, usage: completion.usage, messages };
+      } catch (error) {
+        // A reply cut at the token limit, or empty, is what the agent wrote: its step, fed back as a parse error.
+        const reply = error instanceof LLMError ? error.reply : undefined;
+        if (reply && reply.reason !== 'blocked') return { text: reply.text, usage: ZERO_USAGE, messages };
+        throw error;
+      }
     },
   };
 }

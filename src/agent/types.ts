@@ -71,7 +71,10 @@ export interface PolicyInput {
   readonly step: number;
   /** The episode's step limit. */
   readonly maxSteps: number;
-  /** Fires when the episode is aborted or out of time; pass it on to the model call. */
+  /**
+   * Fires when the episode is aborted; pass it on to the model call. The episode's time limit does not fire it: a
+   * call in flight then ends on its own, so that a failing model is told from an agent out of time.
+   */
   readonly signal?: AbortSignal;
 }
 

@@ -26,6 +26,8 @@ import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
 import { StepMarks } from '../claims/steps';
+import { watchSiteFaults, type SiteFaults } from './site-faults';
+import { checkEntry } from '../core/check';
 
 /**
  * Checks a task's verifier against an episode's evidence; `undefined` when it cannot be checked. The evidence
@@ -99,8 +101,9 @@ export interface AttemptTaskResult {
 }
 
 /**
- * An episode that could not be run for reasons outside it (the policy's model failed, the server or its
- * evidence endpoint is down): nothing is recorded, so a rerun tries it again.
+ * An episode that could not be run for reasons outside it (the policy's model failed or ran past the episode's
+ * time limit, the site's server or its evidence endpoint is down or answered 5xx): nothing is recorded, so a rerun
+ * tries it again. A recorded episode is always the agent's own behaviour.
  */
 export class EpisodeFailure extends Error {
   override readonly name = 'EpisodeFailure';
@@ -113,6 +116,7 @@ class EpisodeTimeout extends Error {}
  * with outcome `error` (recorded); an {@link EpisodeFailure} or an abort leaves nothing behind.
  */
 export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptTaskResult> {
+  checkEntry('attemptTask', options);
   const { task, policy, store, dir } = options;
   const prefix = options.sitePrefix ?? defaultSitePrefix(task.site);
   // Refused before anything moves: a task that starts outside its site (a local file, another site, /_admin/).
@@ -136,13 +140,15 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       cookies: s.cookies,
       ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
     });
+    const faults = watchSiteFaults(ep.page, origin);
     await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
     // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
     const landed = outsideSite(ep.page.url(), boundary);
     if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
     const marks = new StepMarks(s); // the step map for claims (evidence_steps.json)
-    const run = await loop(options, ep, recorder, signal, marks);
+    const run = await loop(options, ep, recorder, signal, marks, faults);
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
+    assertSiteUp(faults);
     const evidence = await infra('evidence', () => s.collect());
     const verdict = task.verifier && options.verify
       ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
@@ -195,7 +201,7 @@ interface LoopResult {
 }
 
 // Observe, decide, act, until done, the step limit, the time limit, or the page going away.
-async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal, marks: StepMarks): Promise<LoopResult> {
+async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: EpisodeRecorder, signal: AbortSignal, marks: StepMarks, faults: SiteFaults): Promise<LoopResult> {
   const { task, policy, maxSteps } = options;
   const r: LoopResult = { outcome: 'max_steps', answer: null, error: null, history: [], actions: [], rows: [], seen: [], usage: ZERO_USAGE };
   let last: Observation | null = null;
@@ -204,13 +210,14 @@ async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: Epis
   try {
     for (let step = 0; step < maxSteps; step++) {
       if (signal.aborted) throw signal.reason;
+      assertSiteUp(faults);
       const observation = await ep.watch.guard(observe(ep.page, { step, error: lastError }));
       last = observation;
       recorder.screenshot(step, observation.screenshot);
       r.seen.push(observation.prompt);
       const counted = marks.mark(step, r.seen.length); // counted while the policy decides, before the action
-      const input = { task, observation, history: [...r.history], step, maxSteps, signal };
-      const decision = await decide(policy, input, signal);
+      const input = { task, observation, history: [...r.history], step, maxSteps, ...(options.signal ? { signal: options.signal } : {}) };
+      const decision = await decide(policy, input, signal, options.timeoutMs);
       r.usage = addUsage(r.usage, decision.usage);
       const parsed = parseAction(decision.text);
       let error = parsed.error ?? null;
@@ -232,6 +239,7 @@ async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: Epis
       if (r.outcome === 'done') break;
     }
   } catch (error) {
+    if (error instanceof EpisodeFailure) throw error;
     if (error instanceof PageGoneError) {
       r.outcome = 'error';
       r.error = error.message;
@@ -262,20 +270,59 @@ async function finish(ep: EpisodePage, recorder: EpisodeRecorder, r: LoopResult,
   }
 }
 
-async function decide(policy: Policy, input: Parameters<Policy['decide']>[0], signal: AbortSignal): Promise<PolicyDecision> {
+/**
+ * One model call of the policy. The episode's time limit does not cut it short: the call ends on its own (its
+ * adapter bounds it), within `graceMs` more, so that a call that was failing (5xx, refused, timed out) ends the
+ * episode as the model's fault, not as the agent running out of time. A call that answers after the limit ends the
+ * episode as `timeout`, its answer unused.
+ */
+async function decide(policy: Policy, input: Parameters<Policy['decide']>[0], signal: AbortSignal, timeoutMs: number): Promise<PolicyDecision> {
+  const call = policy.decide(input);
+  const failure = (error: unknown) => new EpisodeFailure(`policy ${policy.name}: ${describeError(error)}`, { cause: error });
+  try {
+    return await untilAborted(call, signal);
+  } catch (error) {
+    if (!signal.aborted) throw failure(error);
+    if (!(signal.reason instanceof EpisodeTimeout)) throw signal.reason;
+  }
+  const graceMs = Math.max(timeoutMs, 60_000);
+  const late = new AbortController();
+  const timer = setTimeout(() => late.abort(), graceMs);
+  try {
+    await untilAborted(call, input.signal ? AbortSignal.any([input.signal, late.signal]) : late.signal);
+  } catch (error) {
+    if (input.signal?.aborted) throw input.signal.reason;
+    if (late.signal.aborted) {
+      throw new EpisodeFailure(`policy ${policy.name}: the model had not answered ${graceMs / 1000} s after the episode's time limit (${timeoutMs / 1000} s)`);
+    }
+    throw failure(error);
+  } finally {
+    clearTimeout(timer);
+  }
+  throw signal.reason;
+}
+
+// `work`, or a rejection with the signal's reason once it fires.
+async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => {});
+    throw signal.reason;
+  }
   let onAbort: () => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([policy.decide(input), aborted]);
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw new EpisodeFailure(`policy ${policy.name}: ${describeError(error)}`, { cause: error });
+    return await Promise.race([work, aborted]);
   } finally {
+    work.catch(() => {});
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+function assertSiteUp(faults: SiteFaults): void {
+  if (faults.first !== null) throw new EpisodeFailure(`the site's server failed: ${faults.first}`);
 }
 
 // A training row: the messages the model got (or the default agent prompt) and the canonical action.

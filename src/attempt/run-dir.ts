@@ -157,6 +157,8 @@ async function readEpisode(store: FileStore, file: string): Promise<{ episode?: 
   }
 }
 
+const MERGE_ROUNDS = 50;
+
 /**
  * The run's task list: the tasks already in `tasks.jsonl` (in their order), then the new ones. Lines that do
  * not parse are reported through `warn` and dropped. Written atomically, then read back: another writer that
@@ -170,7 +172,9 @@ export async function mergeTasksFile(
 ): Promise<Task[]> {
   const file = path.posix.join(out, RUN_FILES.tasks);
   let report = warn;
-  for (;;) {
+  // Each round is another writer's change seen; past a bound the file is not ours to settle.
+  for (let round = 0; ; round++) {
+    if (round === MERGE_ROUNDS) throw new Error(`${file}: still changing or not reading back as written after ${MERGE_ROUNDS} rewrites; is another writer rewriting it?`);
     const text = (await readTextIfExists(store, file)) ?? '';
     const { tasks: merged, clean, lines } = parseTasks(text, file, report);
     report = () => {}; // each bad line is reported once

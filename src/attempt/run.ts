@@ -5,6 +5,9 @@
  */
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
+import { checkInput, ENTRY_SCHEMAS } from '../core/check';
+import { StageStoppedError, callFailureOf, type CallFailure } from '../models/failures';
+import { LLMError } from '../models/types';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
@@ -13,7 +16,7 @@ import type { Episode, Outcome, Task } from '../core/schemas';
 import { shardTasks, type Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
-import { defaultVerify, attemptTask, type StepInfo, type VerifyFunction } from './episode';
+import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
 import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
@@ -63,6 +66,12 @@ export interface AttemptOptions {
   readonly verifiers?: readonly WrittenVerifier[];
   /** How many more times an episode that could not run (model or server failure) is tried in this run. Default 1. */
   readonly retries?: number;
+  /**
+   * Stops the run after this many tries in a row that could not run (the agent's model or the site's server
+   * failing), rejecting with a {@link StageStoppedError} that names the first causes; episodes in flight are
+   * dropped, and a rerun redoes them. Default 3; 0 never stops for that.
+   */
+  readonly stopAfterFailures?: number;
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
   readonly browser?: BrowserHost | BrowserOptions;
   /** Default {@link nodeStore}. */
@@ -117,6 +126,8 @@ export type AttemptEvent =
       readonly holder: string | null;
     }
   | { readonly type: 'browser-launch'; readonly launches: number }
+  /** The run stopped before its end: episodes kept failing for reasons outside them (see `stopAfterFailures`). */
+  | { readonly type: 'stopped'; readonly error: StageStoppedError }
   | { readonly type: 'warning'; readonly message: string };
 
 /** What a run did. */
@@ -129,6 +140,8 @@ export interface AttemptResult {
   readonly recorded: number;
   /** Episodes that could not run (model or server failures); not recorded, a rerun retries them. */
   readonly failed: number;
+  /** The first causes of tries that could not run (status, message, model, hint), for the summary. */
+  readonly failures: readonly CallFailure[];
   /** Episodes of this call's tasks finished meanwhile by other processes sharing the run dir. */
   readonly elsewhere: number;
   /** Recorded episodes of this call by outcome. */
@@ -161,7 +174,8 @@ export interface FinishedTotals {
  * A page or browser crash ends only its own episode, recorded with its error (a dead browser is relaunched).
  */
 export async function runAttempt(options: AttemptOptions): Promise<AttemptResult> {
-  const { tasks } = options;
+  // Checked and given the schema's defaults, so the tasks written to `tasks.jsonl` read back as written.
+  const { tasks } = checkInput('runAttempt', ENTRY_SCHEMAS.runAttempt, options);
   const t0 = Date.now();
   const store = options.store ?? nodeStore();
   const emit = options.onEvent ?? (() => {});
@@ -211,8 +225,25 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   };
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
   const waits = new Set<Promise<void>>();
+  // Aborted by the caller's signal, or by this run when episodes keep failing.
+  const stop = new AbortController();
+  const stopSignal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const onAbort = () => queue.clear();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  stopSignal.addEventListener('abort', onAbort, { once: true });
+  const failures: CallFailure[] = [];
+  const stopAfter = options.stopAfterFailures ?? 3;
+  let inARow = 0;
+  let stopped: StageStoppedError | undefined;
+  const couldNotRun = (taskId: string, error: unknown) => {
+    const failure = faultOf(error, taskId, baseUrl);
+    if (failures.length < 5) failures.push(failure);
+    inARow++;
+    if (stopAfter > 0 && inARow >= stopAfter && !stopped) {
+      stopped = new StageStoppedError('attempt', `${inARow} episodes in a row could not run`, failures.slice(-inARow), { cause: error });
+      emit({ type: 'stopped', error: stopped });
+      stop.abort(stopped);
+    }
+  };
   try {
     const retries = options.retries ?? 1;
     const elsewhereEnd = async (taskId: string, reason: 'finished' | 'taken-over' | 'duplicate', holder: string | null) => {
@@ -222,7 +253,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     };
     const schedule = (task: Task, tries: number, waited = false): void => {
       void queue.add(async () => {
-        if (options.signal?.aborted) return;
+        if (stopSignal.aborted) return;
         const taskId = task.task_id;
         const got = await claims.acquire(taskId, () => isFinished(taskId));
         if (got.kind === 'finished') return elsewhereEnd(taskId, 'finished', null);
@@ -254,7 +285,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
             ...(written.has(taskId) ? { writtenVerifier: written.get(taskId)! } : {}),
-            signal: options.signal ? AbortSignal.any([options.signal, claim.lost]) : claim.lost,
+            signal: AbortSignal.any([stopSignal, claim.lost]),
             onStep: (s) => emit({ type: 'step', taskId, ...s }),
           });
           if ((await claim.commit()) === 'duplicate') {
@@ -262,6 +293,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             return await elsewhereEnd(taskId, 'duplicate', null);
           }
           const { episode } = result;
+          inARow = 0;
           recorded++;
           outcomes[episode.outcome]++;
           steps += episode.steps;
@@ -270,8 +302,10 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
           if (result.ok !== undefined) await saveResults();
           emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
         } catch (error) {
-          if (options.signal?.aborted) return;
+          if (stopSignal.aborted) return;
           if (claim.lost.aborted || error instanceof ClaimLostError) return await elsewhereEnd(taskId, 'taken-over', describeError(claim.lost.reason ?? error));
+          couldNotRun(taskId, error);
+          if (stopped) return;
           if (tries < retries) {
             emit({ type: 'warning', message: `episode ${taskId} could not run (${describeError(error)}); trying it again` });
             schedule(task, tries + 1);
@@ -287,15 +321,16 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     for (const task of todo) schedule(task, 0);
     for (;;) {
       await queue.onIdle();
-      if (waits.size === 0 || options.signal?.aborted) break;
+      if (waits.size === 0 || stopSignal.aborted) break;
       await Promise.race(waits);
     }
   } finally {
-    options.signal?.removeEventListener('abort', onAbort);
+    stopSignal.removeEventListener('abort', onAbort);
     if (owned) await host.close();
   }
   const verifiedCount = verifying ? await saveResults() : 0;
   if (options.signal?.aborted) throw options.signal.reason;
+  if (stopped) throw stopped;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
   const given = mine.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
   return {
@@ -303,6 +338,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     skipped,
     recorded,
     failed,
+    failures,
     elsewhere,
     outcomes,
     steps,
@@ -311,6 +347,18 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     usage,
     ms: Date.now() - t0,
   };
+}
+
+// Why a try could not run: the model's failure (status, model, hint), or the site's server's.
+function faultOf(error: unknown, taskId: string, baseUrl: string): CallFailure {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof StageStoppedError && e.failures[0]) return e.failures[0];
+    if (e instanceof LLMError) return callFailureOf(e, 'attempt', taskId);
+  }
+  const message = error instanceof EpisodeFailure ? error.message : describeError(error);
+  if (!/^(the site's server failed|start page|evidence)\b/.test(message)) return { stage: 'attempt', item: taskId, message, fatal: false };
+  const hint = `check that the sites' server at ${baseUrl} is up and reachable`;
+  return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
 }
 
 function finishedTotals(episodes: ReadonlyArray<Pick<Episode, 'outcome' | 'steps'>>): FinishedTotals {

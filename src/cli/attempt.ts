@@ -46,6 +46,7 @@ export interface AttemptFlags extends ShardFlags {
   progress: boolean;
   timeout: number;
   verifiers?: string;
+  stopAfterFailures: number;
 }
 
 /** Registers `taskgen attempt`. */
@@ -74,6 +75,7 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
+    .option('--stop-after-failures <n>', 'stop after this many episodes in a row could not run (model or site server down); 0: never', integer(0), 3)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--verifiers <file>', 'verifiers written for proposed tasks (verifiers.jsonl): their results go to results.jsonl')
     .option('--no-progress', 'no progress bar')
@@ -118,7 +120,8 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (summary.failed > 0) {
-      throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)`);
+      const causes = summary.failures.slice(0, 3).map((f) => `\n  ${formatFailure(f)}`).join('');
+      throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)${causes}`);
     }
   } finally {
     await sandbox?.close();
@@ -156,6 +159,7 @@ async function runWithProgress(
       concurrency: flags.concurrency,
       maxSteps: flags.maxSteps,
       episodeTimeoutMs: flags.episodeTimeout * 1000,
+      stopAfterFailures: flags.stopAfterFailures,
       store: run.store,
       onEvent: printer.onEvent,
       signal: stop.signal,

@@ -130,13 +130,16 @@ export function judgePrinter(options: PrinterOptions & { from?: string } = {}): 
  * Ends the command as the seed does when episodes are left unjudged: errors, and no-verdict ones too, since
  * their records are not written either.
  */
-export function exitIfUnjudged(summary: JudgeSummary, failures?: Pick<JudgeResult, 'callErrors' | 'failures'>): void {
+export function exitIfUnjudged(summary: JudgeSummary, failures?: Partial<Pick<JudgeResult, 'callErrors' | 'failures' | 'noVerdict'>>): void {
   const left = summary.errors + summary.no_verdict;
   if (left === 0) return;
   const calls = failures?.callErrors
-    ? `; ${failures.callErrors} model calls failed, first: ${failures.failures.slice(0, SHOWN_FAILURES).map((f) => `\n  ${formatFailure(f)}`).join('')}`
+    ? `; ${failures.callErrors} model calls failed, first: ${(failures.failures ?? []).slice(0, SHOWN_FAILURES).map((f) => `\n  ${formatFailure(f)}`).join('')}`
     : '';
-  process.stderr.write(`${left} episodes not judged; rerun to retry them (judged ones are kept)${calls}\n`);
+  const unparsed = failures?.noVerdict?.length
+    ? `\n${failures.noVerdict.length} episodes got no verdict, first: ${failures.noVerdict.slice(0, SHOWN_FAILURES).map((n) => `\n  ${n.taskId}: ${n.why}`).join('')}`
+    : '';
+  process.stderr.write(`${left} episodes not judged; rerun to retry them (judged ones are kept)${calls}${unparsed}\n`);
   process.exitCode = 1;
 }
 

@@ -40,7 +40,7 @@ export function register(program: Command): void {
       process.stdout.write(`${formatJudgeSummary(judged.summary)}\n`);
       process.stderr.write(`shard judged; run \`taskgen validate ${run}\` without a shard once every shard is done to score the judge\n`);
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
-      exitIfUnjudged(judged.summary);
+      exitIfUnjudged(judged.summary, judged);
       return;
     }
     process.stdout.write(`${formatJudgeSummary(judged.summary)}\n${formatScore(report.overall)}\n`);

@@ -19,6 +19,7 @@ import { datasetCard, type CardConfig } from './card';
 import { EPISODE_FEATURES, STEP_FEATURES, TASK_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
+import { checkEntry } from '../core/check';
 
 // A license id as the Hub's card metadata takes it (SPDX-like: `cc-by-4.0`, `apache-2.0`, `other`).
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
@@ -94,6 +95,7 @@ interface Sources {
  * await runExport({ run: 'demo', out: 'demo-hf' }); // then: datasets.load_dataset('demo-hf', 'steps')
  */
 export async function runExport(options: ExportOptions): Promise<ExportResult> {
+  checkEntry('runExport', options);
   const store = options.store ?? nodeStore();
   if (options.license !== undefined && !LICENSE_ID.test(options.license)) {
     throw new InputError({ file: 'options', field: 'license' }, `expected a license id such as cc-by-4.0 or mit, got ${JSON.stringify(options.license.slice(0, 80))}`);

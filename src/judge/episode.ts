@@ -18,6 +18,7 @@ import { judgePromptParts } from './prompt';
 import { listScreenshots } from './screenshots';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
+import { checkEntry } from '../core/check';
 
 /** What the judge model is asked about one episode. */
 export interface JudgeRequest {
@@ -118,6 +119,8 @@ export type JudgeOutcome = 'judged' | 'cached' | 'no-verdict' | 'no-inputs';
 /** What one vote (the seed's tries) ended with. */
 interface Vote {
   response: string | null;
+  /** The last reply's own text, kept to say why it gave no verdict. */
+  reply: string | null;
   verdict: string;
   calls: number;
   inputTokens: number;
@@ -125,7 +128,7 @@ interface Vote {
 }
 
 async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInput[], tries: number, temperature: number): Promise<Vote> {
-  const out: Vote = { response: null, verdict: '', calls: 0, inputTokens: 0, outputTokens: 0 };
+  const out: Vote = { response: null, reply: null, verdict: '', calls: 0, inputTokens: 0, outputTokens: 0 };
   for (let i = 0; i < tries; i++) {
     try {
       out.calls++;
@@ -133,11 +136,13 @@ async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInpu
       out.inputTokens += completion.usage.inputTokens;
       out.outputTokens += completion.usage.outputTokens;
       out.response = completion.text;
+      out.reply = completion.text;
       out.verdict = parseVerdict(out.response);
       if ((VERDICTS as readonly string[]).includes(out.verdict)) break;
     } catch (error) {
       // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
       if (stopsStage(error)) throw error;
+      if (error instanceof LLMError) out.reply = null; // else the reply did not parse, and `reply` holds it
       out.response = judgeError(error);
       out.verdict = '';
       // The adapter already gave a model that hangs a second chance; a third and fourth would only wait longer.
@@ -157,7 +162,7 @@ export function combineVotes(verdicts: readonly string[], combine: 'majority' | 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState }> {
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; why?: string }> {
   const { store } = options;
   const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
@@ -205,7 +210,18 @@ export async function judgeEpisodeDetailed(
     await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text);
     await store.writeAtomic(dst, text);
   }
-  return { record, outcome: ok ? 'judged' : 'no-verdict', identity };
+  if (ok) return { record, outcome: 'judged', identity };
+  const failed = votes.find((v) => !(VERDICTS as readonly string[]).includes(v.verdict))!;
+  return { record, outcome: 'no-verdict', identity, why: whyNoVerdict(failed) };
+}
+
+// The reply that held no verdict, as a short excerpt; or the failed call.
+function whyNoVerdict(vote: Vote): string {
+  if (vote.reply === null) return `the model call failed: ${vote.response?.replace(/^\(judge error |\)$/g, '') ?? 'no reply'}`;
+  const text = vote.reply.replace(/\s+/g, ' ').trim();
+  const points = [...text];
+  const excerpt = points.length > 120 ? `${points.slice(0, 120).join('')}…` : text;
+  return `the reply did not parse as a verdict (SUCCESS or NOT SUCCESS): ${text ? JSON.stringify(excerpt) : 'an empty reply'}`;
 }
 
 function variantFields(variant: JudgeVariant, votes: readonly Vote[], provider: string) {
@@ -230,5 +246,6 @@ function variantFields(variant: JudgeVariant, votes: readonly Vote[], provider: 
  * const rec = await judgeEpisode({ episode: 'runs/r1/tg-shop-1a2b3c4d', instruction, judgeDir: 'runs/r1_judge', llm });
  */
 export async function judgeEpisode(options: JudgeEpisodeOptions): Promise<JudgeRecord | null> {
+  checkEntry('judgeEpisode', options);
   return (await judgeEpisodeDetailed({ ...options, store: options.store ?? nodeStore() })).record;
 }

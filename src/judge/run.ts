@@ -19,6 +19,7 @@ import { isSeedJudge, type JudgeVariant } from './variant';
 import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
 import { claimSetup, formatDifferences } from '../files/setup';
 import { judgeSetup } from './setup';
+import { checkEntry } from '../core/check';
 
 /** What {@link runJudge} reports while it works. */
 export type JudgeEvent =
@@ -142,6 +143,8 @@ export interface JudgeResult {
   readonly failures: readonly CallFailure[];
   /** The records counted per model that made them (more than one only in a dir judged with `mixSetup`). */
   readonly byModel: readonly ModelCount[];
+  /** Episodes left without a verdict (not written; a rerun judges them), with why: the reply did not parse, or the call failed. */
+  readonly noVerdict: ReadonlyArray<{ readonly taskId: string; readonly why: string }>;
 }
 
 /** Records of one model: how many, and how many say SUCCESS. */
@@ -181,6 +184,7 @@ export async function judgedIds(store: FileStore, judgeDir: string): Promise<Set
  * const { summary } = await runJudge({ run: 'runs/r1', llm: gemini({ apiKey }), onEvent: console.log });
  */
 export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
+  checkEntry('runJudge', options);
   const { run } = options;
   const store = options.store ?? nodeStore();
   const model = options.model ?? options.llm.modelId;
@@ -204,6 +208,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
+  const whys: Array<string | undefined> = new Array(total).fill(undefined);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
   let unbound = 0;
@@ -217,7 +222,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome, identity } = await judgeEpisodeDetailed({
+        const { record, outcome, identity, why } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -230,6 +235,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
           extraFields: options.extraFields,
         });
         results[i] = record;
+        whys[i] = why;
         if (identity === 'stale') {
           options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
         }
@@ -258,6 +264,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   }
 
   const records = results.filter((r): r is JudgeRecord => r !== null);
+  const noVerdict = episodes.flatMap((taskId, i) => (whys[i] !== undefined ? [{ taskId, why: whys[i]! }] : []));
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
   const byModel = countByModel(records);
   const summary: JudgeSummary = {
@@ -270,7 +277,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
     judge: byModel.length ? byModel.map((m) => m.model).join(', ') : model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, byModel };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, byModel, noVerdict };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */

@@ -23,6 +23,7 @@ import { readVerifierResults, scoreJudge, wilsonInterval, type JudgePair } from 
 import { renderLabHtml } from './html';
 import { comparePaired } from './stats';
 import type { LabComparison, LabDisagreement, LabReport, LabScore, LabUsage, LabVariant } from './types';
+import { checkEntry } from '../core/check';
 
 /** What {@link runJudgeLab} reports while it works. */
 export type LabEvent =
@@ -79,6 +80,7 @@ export interface JudgeLabResult {
  * const { report } = await runJudgeLab({ run: 'runs/human', llm: gemini(), variants: ['seed', 'no-evidence'] });
  */
 export async function runJudgeLab(options: JudgeLabOptions): Promise<JudgeLabResult> {
+  checkEntry('runJudgeLab', options);
   const { run } = options;
   const store = options.store ?? nodeStore();
   const variants = await Promise.all((options.variants ?? PRESET_NAMES).map((v) => (typeof v === 'string' ? resolveVariant(v) : v)));

@@ -8,7 +8,7 @@ import { rememberSecret, redactKnownSecrets } from '../core/secrets';
 import { assertApiUrl, statusCapturingFetch } from './errors';
 import { encodeCallImages } from './images';
 import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
-import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
+import { DEFAULT_TIMEOUT_MS, LLMError, replyError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** The default Gemini model of the proposer and the judge. */
 export const DEFAULT_GEMINI_MODEL = 'gemini-3.5-flash';
@@ -108,24 +108,35 @@ function generationConfig(call: CompleteOptions): GenerateContentConfig {
   };
 }
 
-/** The reply's text parts, without thought summaries (the SDK's `text` getter would warn on other parts). */
+// A candidate's finishReason that means the provider withheld the reply (safety, recitation, blocklist...).
+const BLOCKED_FINISH = new Set(['SAFETY', 'RECITATION', 'LANGUAGE', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION']);
+
+/**
+ * The reply's text parts, without thought summaries (the SDK's `text` getter would warn on other parts). A blocked
+ * prompt or reply, a reply cut at the token limit and an empty one are errors naming Gemini's reason.
+ */
 function replyText(response: GenerateContentResponse, model: string): string {
   const fail = (problem: string): never => {
     throw new LLMError(`gemini model ${model}: ${problem}`, { provider: 'gemini', model, isRetryable: false });
   };
   const candidates: unknown = (response as { candidates?: unknown } | null)?.candidates;
-  if (!Array.isArray(candidates) || candidates.length === 0) {
-    // A prompt the API blocks comes back with feedback and no candidates; anything else without them is not a reply.
-    const blocked = response?.promptFeedback?.blockReason;
-    if (blocked) fail(`the prompt was blocked (${blocked}${response.promptFeedback?.blockReasonMessage ? `: ${response.promptFeedback.blockReasonMessage}` : ''})`);
-    fail(`malformed reply: no "candidates"`);
+  const feedback = response?.promptFeedback;
+  if (feedback?.blockReason) {
+    throw replyError('gemini', model, { reason: 'blocked', providerReason: `prompt ${feedback.blockReason}`, text: '' }, feedback.blockReasonMessage);
   }
-  const parts: unknown = response.candidates?.[0]?.content?.parts ?? [];
+  if (!Array.isArray(candidates) || candidates.length === 0) fail(`malformed reply: no "candidates"`);
+  const candidate = response.candidates![0]!;
+  const parts: unknown = candidate.content?.parts ?? [];
   if (!Array.isArray(parts)) fail('malformed reply: "candidates[0].content.parts" is not a list');
-  return (parts as Part[])
+  const text = (parts as Part[])
     .filter((part) => typeof part.text === 'string' && !part.thought)
     .map((part) => part.text)
     .join('');
+  const finish = candidate.finishReason ? String(candidate.finishReason) : null;
+  if (finish && BLOCKED_FINISH.has(finish)) throw replyError('gemini', model, { reason: 'blocked', providerReason: finish, text }, candidate.finishMessage);
+  if (finish === 'MAX_TOKENS') throw replyError('gemini', model, { reason: 'cut', providerReason: finish, text });
+  if (text.trim() === '') throw replyError('gemini', model, { reason: 'empty', providerReason: finish, text });
+  return text;
 }
 
 function usageOf(response: GenerateContentResponse): Usage {

@@ -14,7 +14,7 @@ import { rememberSecret, redactKnownSecrets } from '../core/secrets';
 import { assertApiUrl, jsonCheckingFetch, toLLMError } from './errors';
 import { encodeCallImages, type EncodedImage } from './images';
 import { callWithRetry, type AdapterOptions, type CallContext } from './retry';
-import { DEFAULT_TIMEOUT_MS, LLMError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
+import { DEFAULT_TIMEOUT_MS, LLMError, replyError, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** Options of {@link openaiCompatible}. */
 export interface OpenAICompatibleOptions extends AdapterOptions {
@@ -144,7 +144,15 @@ function replyContent(response: unknown, provider: string, model: string): strin
   else if (typeof message !== 'object' || message === null) problem = 'no "choices[0].message"';
   else if (content !== undefined && content !== null && typeof content !== 'string') problem = '"choices[0].message.content" is not text';
   if (problem) throw new LLMError(`${provider} model ${model}: malformed reply: ${problem}`, { provider, model, isRetryable: false });
-  return (content as string | null | undefined) ?? '';
+  const text = (content as string | null | undefined) ?? '';
+  const finish = (choices as Array<{ finish_reason?: unknown }>)[0]!.finish_reason;
+  const reason = typeof finish === 'string' ? finish : null;
+  const refusal = (message as { refusal?: unknown }).refusal;
+  if (reason === 'content_filter') throw replyError(provider, model, { reason: 'blocked', providerReason: reason, text });
+  if (typeof refusal === 'string' && refusal !== '') throw replyError(provider, model, { reason: 'blocked', providerReason: 'refusal', text }, refusal.slice(0, 200));
+  if (reason === 'length') throw replyError(provider, model, { reason: 'cut', providerReason: reason, text });
+  if (text.trim() === '') throw replyError(provider, model, { reason: 'empty', providerReason: reason, text });
+  return text;
 }
 
 async function requestBody(

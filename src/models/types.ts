@@ -68,6 +68,20 @@ export interface LanguageModel {
   complete(prompt: string, options?: CompleteOptions): Promise<Completion>;
 }
 
+/**
+ * A reply that came back (HTTP 200) but holds no usable answer, as the provider said: `blocked` (a safety or
+ * content filter: Gemini's `promptFeedback.blockReason` or `finishReason` SAFETY, RECITATION...; OpenAI's
+ * `content_filter`), `cut` at the token limit (`MAX_TOKENS`, `length`), or `empty`.
+ */
+export interface ReplyProblem {
+  /** What is wrong with the reply. */
+  readonly reason: 'blocked' | 'cut' | 'empty';
+  /** The provider's own reason (`SAFETY`, `MAX_TOKENS`, `length`...), when it gave one. */
+  readonly providerReason: string | null;
+  /** The text the reply did hold (a cut reply's start), `''` when none. */
+  readonly text: string;
+}
+
 /** A failed model call. `isRetryable` says whether trying again may help (408, 429, 5xx, network errors). */
 export class LLMError extends Error {
   /** Always `LLMError`. */
@@ -86,6 +100,8 @@ export class LLMError extends Error {
   readonly hint: string | undefined;
   /** Whether the call ran out of its time limit (`timeoutMs`). */
   readonly timedOut: boolean;
+  /** Set when the call was answered but the reply was blocked, cut or empty. */
+  readonly reply: ReplyProblem | undefined;
   constructor(
     message: string,
     options: {
@@ -97,6 +113,7 @@ export class LLMError extends Error {
       cause?: unknown;
       hint?: string;
       timedOut?: boolean;
+      reply?: ReplyProblem;
     },
   ) {
     super(message, { cause: options.cause });
@@ -107,6 +124,7 @@ export class LLMError extends Error {
     this.retryAfter = options.retryAfter;
     this.hint = options.hint;
     this.timedOut = options.timedOut ?? false;
+    this.reply = options.reply;
   }
 }
 
@@ -130,4 +148,18 @@ export function modelTraits(llm: LanguageModel): Pick<LanguageModel, 'endpoint' 
     ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
     ...(llm.check ? { check: (options?: { readonly signal?: AbortSignal }) => llm.check!(options) } : {}),
   };
+}
+
+/**
+ * The error for a reply that is blocked, cut or empty, naming the provider's reason. Not retryable: the same
+ * request gets the same filter or limit; a caller with its own tries (the judge's 3) tries again.
+ */
+export function replyError(provider: string, model: string, reply: ReplyProblem, detail?: string): LLMError {
+  const why = reply.providerReason ? ` (${reply.providerReason}${detail ? `: ${detail}` : ''})` : detail ? ` (${detail})` : '';
+  const what = {
+    blocked: `the reply was blocked by the provider's filter${why}`,
+    cut: `the reply was cut at the token limit${why}; raise the limit (maxTokens) or ask for a shorter answer`,
+    empty: `the reply was empty${why}`,
+  }[reply.reason];
+  return new LLMError(`${provider} model ${model}: ${what}`, { provider, model, isRetryable: false, reply });
 }

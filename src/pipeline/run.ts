@@ -8,6 +8,7 @@ import { planPipeline } from './plan';
 import { STAGE_RUNNERS } from './stages';
 import { preflightPipeline } from './preflight';
 import type { PipelineOptions, PipelineStage, PipelineResult, StageSummaries } from './types';
+import { checkEntry } from '../core/check';
 
 /**
  * Runs the whole pipeline on `config.dir` (layout: {@link pipelineLayout}): proposes tasks for the training
@@ -32,6 +33,7 @@ import type { PipelineOptions, PipelineStage, PipelineResult, StageSummaries } f
  * });
  */
 export async function runPipeline(config: PipelineOptions): Promise<PipelineResult> {
+  checkEntry('runPipeline', config);
   const t0 = Date.now();
   const store = config.store ?? nodeStore();
   const meter = config.meter ?? new UsageMeter();

@@ -249,7 +249,10 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     ...shardOf(ctx),
     ...mixOf(ctx),
   });
-  if (summary.failed) ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run; a rerun tries them again`);
+  if (summary.failed) {
+    const cause = summary.failures[0] ? ` (first cause: ${formatFailure(summary.failures[0])})` : '';
+    ctx.incomplete.push(`${stage}: ${summary.failed} episodes could not run${cause}; a rerun tries them again`);
+  }
   const { total, passed } = summary.verified;
   return {
     tasks: summary.tasks,

@@ -18,6 +18,7 @@ import { claimSetup } from '../files/setup';
 import { PROPOSE_DEFAULTS, proposeSetup } from './setup';
 import path from 'node:path';
 import { assertSitePages, proposeSite, type ProposeEvent, type ProposeSiteOptions } from './site';
+import { checkEntry } from '../core/check';
 
 /** Options of {@link runPropose}. */
 export interface ProposeOptions extends Omit<ProposeSiteOptions, 'onEvent' | 'sitePrefix'>, SiteContextOptions {
@@ -79,6 +80,7 @@ export interface ProposeResult {
  * built first, so a bad sitemap fails the run before any model call.
  */
 export async function runPropose(options: ProposeOptions): Promise<ProposeResult> {
+  checkEntry('runPropose', options);
   const { source, llm, out, perSite = PROPOSE_DEFAULTS.perSite, batch = PROPOSE_DEFAULTS.batch, seed = PROPOSE_DEFAULTS.seed, workers = 8, onEvent } = options;
   const store = options.store ?? nodeStore();
   for (const site of options.sites) assertPlainName(site, 'site');

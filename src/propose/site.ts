@@ -16,6 +16,7 @@ import { cpLength, cpSlice, pyStrip } from '../core/py/text';
 import type { Task } from '../core/schemas';
 import type { TasksFileEvent } from './file';
 import { SYSTEM_PROPOSE, proposePrompt } from './prompt';
+import { checkEntry } from '../core/check';
 
 /** What proposing reports, for progress and logs (the library prints nothing). */
 export type ProposeEvent =
@@ -85,6 +86,7 @@ const MAIN_SECTIONS = "Most of these tasks should involve the site's main sectio
  * A failed call or a reply that is not tasks is reported (`batch-failed`) and skipped.
  */
 export async function proposeSite(ctx: SiteContext, options: ProposeSiteOptions): Promise<Task[]> {
+  checkEntry('proposeSite', options);
   const { llm, perSite = 140, batch = 20, seed = 20261008, onEvent } = options;
   if (!(Number.isInteger(batch) && batch >= 1)) throw new RangeError(`proposeSite: batch must be an integer >= 1, got ${batch}`);
   if (!Number.isInteger(perSite)) throw new RangeError(`proposeSite: perSite must be an integer, got ${perSite}`);

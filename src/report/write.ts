@@ -20,6 +20,7 @@ import { scoreGroups, scoreJudge } from '../validate';
 import type { UsageSummary } from '../models/usage';
 import type { ReportEpisode } from './gather-episode';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
+import { checkEntry } from '../core/check';
 
 /** The rows page's file name, beside `index.html` (written when a rows dir is given). */
 export const ROWS_PAGE = 'rows.html';
@@ -68,6 +69,7 @@ export function defaultReportDir(run: string): string {
  * console.log(`open file://${path.resolve(file)}`);
  */
 export async function runReport(options: ReportOptions): Promise<string> {
+  checkEntry('runReport', options);
   const store = options.store ?? nodeStore();
   const run = trimSlashes(options.run);
   const out = trimSlashes(options.out ?? defaultReportDir(run));

@@ -17,6 +17,7 @@ import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, type FileStore } from '../file
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
+import { checkEntry } from '../core/check';
 
 /** What {@link runRows} reports while it works. */
 export type RowsEvent =
@@ -85,6 +86,7 @@ export interface RowsResult extends RowsSelection {
  * episodes outside this selection.
  */
 export async function runRows(options: RowsOptions): Promise<RowsResult> {
+  checkEntry('runRows', options);
   const store = options.store ?? nodeStore();
   const judgeDir = judgeDirOf(options.run);
   if (!(await store.exists(options.run))) throw new InputError({ file: options.run }, 'no such run dir');

@@ -22,6 +22,7 @@ import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { runJudge, type JudgeOptions, type JudgeResult } from '../judge/run';
 import { FLOAT_KEYS, scoreGroups, scoreJudge } from './score';
+import { checkEntry } from '../core/check';
 
 /**
  * Options of {@link runValidate}: those of {@link runJudge}. With a `shard` of more than one, validate judges that shard's
@@ -61,6 +62,7 @@ export async function runValidate(options: ValidateOptions & { readonly shard?: 
 /** With a shard: judges the shard's episodes and scores nothing ({@link ValidateOptions}). */
 export async function runValidate(options: ValidateOptions): Promise<ValidateResult | ValidateShardResult>;
 export async function runValidate(options: ValidateOptions): Promise<ValidateResult | ValidateShardResult> {
+  checkEntry('runValidate', options);
   const { run } = options;
   const store = options.store ?? nodeStore();
   if (options.shard && options.shard.count > 1) return { report: null, judged: await runJudge({ ...options, store }), pairs: [] };

@@ -46,7 +46,7 @@ const geminiWire: WireFormat = {
       status: 200,
       body: {
         candidates: [
-          { content: { parts: [{ text: reply.text }], role: 'model' }, finishReason: 'STOP', index: 0 },
+          { content: { parts: [{ text: reply.text }], role: 'model' }, finishReason: reply.finishReason ?? 'STOP', index: 0 },
         ],
         usageMetadata: {
           promptTokenCount: usage.input,

@@ -42,6 +42,8 @@ export interface FakeTextReply {
   readonly usage?: FakeUsage;
   /** Wait this long before answering. */
   readonly delayMs?: number;
+  /** Why the model stopped, in the wire's words (Gemini `SAFETY`, `MAX_TOKENS`; OpenAI `length`). Default a normal stop. */
+  readonly finishReason?: string;
 }
 
 /** An error reply in the provider's wire format. */

@@ -41,7 +41,7 @@ const openaiWire: WireFormat = {
             index: 0,
             message: { role: 'assistant', content: reply.text, refusal: null },
             logprobs: null,
-            finish_reason: 'stop',
+            finish_reason: reply.finishReason ?? 'stop',
           },
         ],
         usage: {

@@ -1,0 +1,44 @@
+/**
+ * Watches an episode's browser for its site's server failing (a refused or dropped connection, a 5xx page): what
+ * the agent sees then is an outage, not the site, so the episode is not recorded (the caller throws).
+ * @module
+ */
+import type { Page, Request, Response } from 'playwright-core';
+
+// Chromium's network errors that mean the server is down or dropped the connection; a request the harness blocked
+// (`ERR_BLOCKED_BY_CLIENT`) or the page cancelled (`ERR_ABORTED`) is not one.
+const SERVER_DOWN = /net::ERR_(CONNECTION_(REFUSED|RESET|CLOSED|FAILED|TIMED_OUT)|EMPTY_RESPONSE|ADDRESS_UNREACHABLE|TIMED_OUT|INCOMPLETE_CHUNKED_ENCODING)\b/;
+
+/** The first failure of the site's server seen by an episode's pages; `null` while there is none. */
+export interface SiteFaults {
+  readonly first: string | null;
+}
+
+/** Starts watching the requests of `page`'s context to `origin`. */
+export function watchSiteFaults(page: Page, origin: string): SiteFaults {
+  const faults: { first: string | null } = { first: null };
+  const note = (text: string) => {
+    faults.first ??= text;
+  };
+  const context = page.context();
+  context.on('requestfailed', (request: Request) => {
+    const text = request.failure()?.errorText ?? '';
+    if (SERVER_DOWN.test(text) && sameOrigin(request.url(), origin)) note(`${text} on ${request.method()} ${request.url().slice(0, 200)}`);
+  });
+  // A page of the site that the server could not make (5xx); a failed fetch of a page is the page's own business.
+  context.on('response', (response: Response) => {
+    const request = response.request();
+    if (response.status() >= 500 && request.isNavigationRequest() && sameOrigin(response.url(), origin)) {
+      note(`HTTP ${response.status()} on ${request.method()} ${response.url().slice(0, 200)}`);
+    }
+  });
+  return faults;
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
