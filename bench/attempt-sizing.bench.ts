@@ -166,6 +166,7 @@ try {
     const a = await run(first);
     const b = await run(first === 'bare' ? 'harness' : 'bare');
     rows.push(first === 'bare' ? [concurrency, b, a] : [concurrency, a, b]);
+    process.stderr.write(`c=${concurrency} measured (${rows.at(-1)![1].steps + rows.at(-1)![2].steps} steps)\n`);
   }
   const w = (n: number, d = 2) => n.toFixed(d).padStart(7);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0).padStart(5)} MB`;
