@@ -25,7 +25,12 @@ import { descendantsCpu, descendantsPss, processCpu } from './proc-cpu';
 const STEPS = 6;
 const WAIT_MS = 1000;
 const SITES = ['shop-01', 'mail-01', 'forum-01', 'recipes-01'];
-const LEVELS: ReadonlyArray<[concurrency: number, episodes: number]> = [[1, 3], [8, 16], [24, 24]];
+// `SIZING_LEVELS=1x3,8x8` (concurrency x episodes) for a shorter run; the report's c=8 figures want a level of 8.
+const LEVELS: ReadonlyArray<[concurrency: number, episodes: number]> = process.env.SIZING_LEVELS
+  ? process.env.SIZING_LEVELS.split(',').map((l) => l.split('x').map(Number) as [number, number])
+  : [[1, 3], [8, 16], [24, 24]];
+// A loaded machine is slow, not broken: the bare loop's limits are generous, as the harness's are.
+const LIMIT_MS = 120_000;
 const CHROMIUM = /chrom|headless/i;
 
 interface Figures {
@@ -116,12 +121,12 @@ async function bare(host: BrowserHost, url: string, pages: Map<string, string[]>
       try {
         const page = await context.newPage();
         const visit = route(pages, i);
-        await page.goto(url + visit[0]);
+        await page.goto(url + visit[0], { timeout: LIMIT_MS });
         for (let s = 0; s < STEPS; s++) {
-          await page.screenshot();
-          await page.ariaSnapshot();
+          await page.screenshot({ timeout: LIMIT_MS });
+          await page.ariaSnapshot({ timeout: LIMIT_MS });
           await sleep(WAIT_MS);
-          if (s < STEPS - 1) await page.goto(url + visit[s + 1]);
+          if (s < STEPS - 1) await page.goto(url + visit[s + 1], { timeout: LIMIT_MS });
           steps++;
         }
       } finally {
@@ -179,10 +184,10 @@ try {
     const chromium = h.chromiumCpu / h.steps / (b.chromiumCpu / b.steps);
     process.stdout.write(`c=${String(c).padEnd(4)} |         ${cells(h)} |           ${cells(b)} | ${w(speed)}x     ${w(chromium)}x\n`);
   }
-  const [, h8, b8] = rows[1]!;
+  const [, h8, b8] = rows.find(([c]) => c === 8) ?? rows.at(-1)!;
   const speed8 = h8.steps / h8.seconds / (b8.steps / b8.seconds);
   const chromium8 = h8.chromiumCpu / h8.steps / (b8.chromiumCpu / b8.steps);
-  process.stdout.write(`at c=8: harness / bare steps/s ${speed8.toFixed(2)}x (aim >= 1.1x: ${speed8 >= 1.1 ? 'met' : 'not met'}); Chromium CPU per step ${chromium8.toFixed(2)}x the bare loop's (aim < 1: ${chromium8 < 1 ? 'met' : 'not met'})\n`);
+  process.stdout.write(`at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness / bare steps/s ${speed8.toFixed(2)}x (aim >= 1.1x: ${speed8 >= 1.1 ? 'met' : 'not met'}); Chromium CPU per step ${chromium8.toFixed(2)}x the bare loop's (aim < 1: ${chromium8 < 1 ? 'met' : 'not met'})\n`);
   const perStep = (h8.harnessCpu + h8.chromiumCpu + h8.sandboxCpu) / h8.steps;
   process.stdout.write(`at c=8: ${perStep.toFixed(2)} CPU s per step (harness + Chromium + server); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
 } finally {
