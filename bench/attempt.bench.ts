@@ -1,14 +1,9 @@
 /**
- * Two measurements of the attempt step.
- *
- * 1. The harness's overhead per step (observe + act + record, with a policy that answers at once), p50 and p95 at
- *    concurrency 1 and 4, beside the floor measured in the same run on the same pages: a bare
- *    `page.screenshot()` + `page.ariaSnapshot()` per step. Aim: p50 within 1.2x of the floor, and steps/s at
- *    concurrency 4 at least 1.6x concurrency 1.
- * 2. Sizing a shard (README "Past one machine"): on the sandbox's pages, with a policy that waits 1 s per step (a
- *    model's latency), steps/s and CPU seconds per step of this process and of Chromium (its whole process tree,
- *    from /proc) at concurrency 1, 8 and 24, beside a bare navigate + screenshot loop with the same 1 s waits.
- *    Cores per GPU = (CPU s per step) x (steps/s the GPU serves).
+ * The harness's overhead per step (observe + act + record, with a policy that answers at once), p50 and p95 at
+ * concurrency 1 and 4, beside the floor measured in the same run on the same pages: a bare
+ * `page.screenshot()` + `page.ariaSnapshot()` per step. Aim: p50 within 1.2x of the floor, and steps/s at
+ * concurrency 4 at least 1.6x concurrency 1. Sizing (CPU per step with a 1 s model, beside a bare loop) is
+ * `attempt-sizing.bench.ts`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -19,7 +14,6 @@ import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../sr
 import { openEpisodePage } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
 import { fixtureTask, startFixtureSite } from '../test/agent-fixture';
-import { sizing } from './attempt-sizing';
 
 const STEPS = 15;
 const PAGES = ['/sites/shop/', '/sites/shop/long'];
@@ -125,4 +119,3 @@ try {
   await host.close();
   await site.close();
 }
-await sizing();

@@ -1,6 +1,7 @@
 /**
- * CPU time of a process tree from /proc (Linux): user + system time of each process under a root pid, plus what
- * its reaped children left in `cutime`/`cstime`, so a Chromium renderer that exits between two readings still counts.
+ * CPU time and memory of a process tree from /proc (Linux): user + system time of each process under a root pid,
+ * plus what its reaped children left in `cutime`/`cstime`, so a Chromium renderer that exits between two readings
+ * still counts; and the tree's proportional set size (PSS: shared pages split between the processes that map them).
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,8 @@ const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 
 interface ProcStat {
   pid: number;
   ppid: number;
+  /** The command name (`chromium`, `node`...). */
+  name: string;
   /** utime + stime + cutime + cstime, in seconds. */
   cpu: number;
 }
@@ -24,7 +27,8 @@ function readStats(): ProcStat[] {
       // the command name is in parentheses and may hold spaces: the fields start after the last ')'
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
       const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
-      out.push({ pid: Number(name), ppid: Number(fields[1]), cpu: (utime! + stime! + cutime! + cstime!) / TICKS });
+      const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+      out.push({ pid: Number(name), ppid: Number(fields[1]), name: comm, cpu: (utime! + stime! + cutime! + cstime!) / TICKS });
     } catch {
       // the process ended while we read
     }
@@ -32,20 +36,47 @@ function readStats(): ProcStat[] {
   return out;
 }
 
-/** CPU seconds of the processes under `root` (not `root` itself), leaving out the subtrees of `exclude`. */
-export function descendantsCpu(root: number, exclude: readonly number[] = []): number {
+/** Which processes of a tree count: by command name (`/chrom|headless/` for Chromium's). Default all. */
+export interface TreeFilter {
+  /** Subtrees left out (their roots' pids). */
+  readonly exclude?: readonly number[];
+  /** Only processes whose command name matches count (their children are still walked). */
+  readonly name?: RegExp;
+}
+
+function descendants(root: number, filter: TreeFilter): ProcStat[] {
   const stats = readStats();
   const children = new Map<number, ProcStat[]>();
   for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
-  let total = 0;
+  const found: ProcStat[] = [];
   const walk = (pid: number) => {
     for (const child of children.get(pid) ?? []) {
-      if (exclude.includes(child.pid)) continue;
-      total += child.cpu;
+      if (filter.exclude?.includes(child.pid)) continue;
+      if (!filter.name || filter.name.test(child.name)) found.push(child);
       walk(child.pid);
     }
   };
   walk(root);
+  return found;
+}
+
+/** CPU seconds of the processes under `root` (not `root` itself), leaving out the subtrees of `exclude`. */
+export function descendantsCpu(root: number, exclude: readonly number[] | TreeFilter = []): number {
+  const filter = Array.isArray(exclude) ? { exclude } : (exclude as TreeFilter);
+  return descendants(root, filter).reduce((sum, s) => sum + s.cpu, 0);
+}
+
+/** The PSS in bytes of the processes under `root` that `filter` keeps. */
+export function descendantsPss(root: number, filter: TreeFilter = {}): number {
+  let total = 0;
+  for (const s of descendants(root, filter)) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${s.pid}/smaps_rollup`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // the process ended while we read
+    }
+  }
   return total;
 }
 

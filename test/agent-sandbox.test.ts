@@ -2,7 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { openEpisodePage } from '../src/browser/host';
+import { observe } from '../src/browser/observe';
 import { oraclePolicy, sandboxEvidence, startSandbox, type SandboxServer, type SandboxTask } from '../sandbox/index';
 
 // End to end on the sandbox: the oracle (the sandbox's stand-in agent, which plays each human task's solution by
@@ -78,5 +81,47 @@ describe('attempt on the sandbox', () => {
     const results = (await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
     expect(results).toHaveLength(actionTasks.length);
     expect(results.filter((r) => r.ok)).toEqual([]);
+  });
+});
+
+// The observation's screenshot goes through CDP (fast PNG encoding) rather than `page.screenshot()`: its pixels
+// must be those Playwright's screenshot gives, on every site's start page, with a text caret in a focused field,
+// and scrolled down.
+describe('the step screenshot', () => {
+  const pixels = async (png: Uint8Array) => {
+    const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { data, size: `${info.width}x${info.height}` };
+  };
+
+  it('decodes to the same pixels as page.screenshot()', async () => {
+    const sites = sandbox.catalog.sites();
+    expect(sites.length).toBeGreaterThanOrEqual(2);
+    const differ: string[] = [];
+    let scrolledAway = 0;
+    for (const site of sites) {
+      const ep = await openEpisodePage(host, { origin: new URL(sandbox.url).origin, prefix: `/sites/${site}/` });
+      try {
+        await ep.page.goto(`${sandbox.url}/sites/${site}/`, { waitUntil: 'load' });
+        const compare = async (what: string, step: number) => {
+          const ours = await pixels((await observe(ep.page, { step })).screenshot);
+          const theirs = await pixels(await ep.page.screenshot({ type: 'png' }));
+          expect(ours.size).toBe('1280x800');
+          if (ours.size !== theirs.size || !ours.data.equals(theirs.data)) differ.push(`${site} ${what}`);
+          return ours.data;
+        };
+        const top = await compare('start page', 0);
+        if (await ep.page.locator('input:not([type=hidden]),textarea').first().focus({ timeout: 2000 }).then(() => true, () => false)) {
+          await compare('a focused field', 1);
+        }
+        const scrolled = (await ep.page.evaluate('window.scrollBy(0, 600), window.scrollY')) as number;
+        const below = await compare('scrolled', 2);
+        if (scrolled > 0 && !below.equals(top)) scrolledAway++;
+      } finally {
+        await ep.close();
+      }
+    }
+    expect(differ).toEqual([]);
+    // the comparison sees a change on the page: a scrolled page decodes differently from its top
+    expect(scrolledAway).toBeGreaterThan(0);
   });
 });

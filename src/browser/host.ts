@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { sameOrigin, withTimeout } from './page-util';
 import { PageWatch } from './page-watch';
+import { HIDE_CARET_CSS } from './screenshot';
 import { EVIDENCE_PREFIX, describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
 import type { BrowserRequest } from './types';
 
@@ -29,9 +30,15 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 
 /**
  * Keeps the agent in one tab: links and forms aimed at another window open in this one, and `window.open`
- * navigates this page. A popup would race the observation that follows the action; this cannot.
+ * navigates this page. A popup would race the observation that follows the action; this cannot. And hides the text
+ * caret for the screenshots ({@link HIDE_CARET_CSS}), in a sheet no DOM query sees.
  */
-const ONE_TAB_SCRIPT = `(() => {
+const INIT_SCRIPT = `(() => {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(${JSON.stringify(HIDE_CARET_CSS)});
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch (e) {}
   const here = (el) => { if (el && el.target && el.target !== '_self') el.target = '_self'; };
   document.addEventListener('click', (e) => here(e.target && e.target.closest ? e.target.closest('a[target],area[target]') : null), true);
   document.addEventListener('submit', (e) => here(e.target), true);
@@ -151,7 +158,7 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
   });
   try {
     if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
-    await context.addInitScript({ content: ONE_TAB_SCRIPT });
+    await context.addInitScript({ content: INIT_SCRIPT });
     const page = await context.newPage();
     const boundary = siteBoundary(origin, options.prefix ?? '/');
     const watch = new PageWatch(page, origin, describeBoundary(boundary));

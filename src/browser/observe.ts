@@ -5,6 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { pageScript, type PageScan } from './page-script';
+import { captureViewport } from './screenshot';
 import type { Observation, ObservedElement } from '../agent/types';
 
 const NAVIGATED = /Execution context was destroyed|navigat/i;
@@ -35,7 +36,8 @@ export interface ObservationParts {
 }
 
 /**
- * Observes the page: a 1280x800 PNG screenshot and one pass of the page script, in parallel.
+ * Observes the page: one pass of the page script (elements, text, URL, title, scroll), then a 1280x800 PNG
+ * screenshot through CDP.
  * Rejects when the page is gone (closed or crashed).
  */
 export async function observe(page: Page, options: ObserveOptions): Promise<Observation> {
@@ -45,10 +47,9 @@ export async function observe(page: Page, options: ObserveOptions): Promise<Obse
   let scan: PageScan;
   for (let attempt = 1; ; attempt++) {
     try {
-      [screenshot, scan] = await Promise.all([
-        page.screenshot({ type: 'png', timeout: options.timeoutMs ?? 30_000 }),
-        page.evaluate(script) as Promise<PageScan>,
-      ]);
+      // One pass of the page script, then the screenshot: two round trips in all.
+      scan = (await page.evaluate(script)) as PageScan;
+      screenshot = await captureViewport(page, options.timeoutMs ?? 30_000);
       break;
     } catch (error) {
       // A navigation the page started late (a timer, a script) replaced the document mid-observation: look again.

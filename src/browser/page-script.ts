@@ -180,9 +180,12 @@ const SOURCE = String.raw`(opts) => {
   };
 }`.replace('__KEY__', ELEMENTS_KEY);
 
-/** The page script as an expression that calls it with `options`, for `page.evaluate`. */
+/**
+ * The page script as an expression that calls it with `options`, for `page.evaluate`, once the page's fonts have
+ * loaded (the screenshot taken after it shows the text in its own font, as `page.screenshot()` waits for).
+ */
 export function pageScript(options: PageScriptOptions): string {
-  return `(${SOURCE})(${JSON.stringify(options)})`;
+  return `document.fonts.ready.then(() => (${SOURCE})(${JSON.stringify(options)}))`;
 }
 
 /** An expression that yields the element numbered `index` (1-based) by the last observation, or null. */

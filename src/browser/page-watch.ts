@@ -20,6 +20,7 @@ export class PageWatch {
   private readonly inflight = new Set<Request>();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly notes: string[] = [];
+  private readonly waiters = new Set<() => void>();
   private started = 0;
   private navigations = 0;
   private blockedNavigations = 0;
@@ -43,9 +44,10 @@ export class PageWatch {
     context.on('request', (r) => {
       this.inflight.add(r);
       this.started++;
+      this.wake();
     });
-    context.on('requestfinished', (r) => this.inflight.delete(r));
-    context.on('requestfailed', (r) => this.inflight.delete(r));
+    context.on('requestfinished', (r) => this.ended(r));
+    context.on('requestfailed', (r) => this.ended(r));
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) this.navigations++;
     });
@@ -121,6 +123,8 @@ export class PageWatch {
     if (this.navigations !== mark.navigations) {
       await this.guard(this.page.waitForLoadState('load', { timeout: capMs })).catch(rethrowGone);
     }
+    // Driven by the request events: wait for the last request in flight to end, then for `quietMs` in which none
+    // starts; each wait ends early on the event it waits for, and all of them by the deadline.
     while (Date.now() < deadline && !this.goneReason) {
       if (this.pending.size > 0) {
         await withTimeout(Promise.allSettled([...this.pending]), deadline - Date.now());
@@ -128,16 +132,40 @@ export class PageWatch {
       }
       if (this.inflight.size === 0) {
         const before = this.started;
-        await sleep(Math.min(quietMs, Math.max(0, deadline - Date.now())));
+        await this.nextEvent(Math.min(quietMs, Math.max(0, deadline - Date.now())));
         if (this.inflight.size === 0 && this.started === before && this.pending.size === 0) break;
       } else {
-        await sleep(10);
+        await this.nextEvent(deadline - Date.now());
       }
     }
     if (this.goneReason) throw new PageGoneError(this.goneReason);
     // The page's own callbacks on what came back (`fetch(...).then(update)`) run in tasks after the response:
     // let a frame and a task pass so the observation sees their result.
     await this.guard(this.page.evaluate(AFTER_A_FRAME)).catch(rethrowGone);
+  }
+
+  // Resolves on the next request event (started, finished, failed) or after `ms`, whichever is first.
+  private async nextEvent(ms: number): Promise<void> {
+    let done: () => void = () => {};
+    const event = new Promise<void>((resolve) => {
+      done = resolve;
+      this.waiters.add(resolve);
+    });
+    try {
+      await withTimeout(Promise.race([event, this.gone.catch(() => {})]), ms);
+    } finally {
+      this.waiters.delete(done);
+    }
+  }
+
+  private wake(): void {
+    for (const resolve of this.waiters) resolve();
+    this.waiters.clear();
+  }
+
+  private ended(r: Request): void {
+    this.inflight.delete(r);
+    this.wake();
   }
 
   private track(p: Promise<unknown>): void {
@@ -159,7 +187,3 @@ export class PageWatch {
 }
 
 const AFTER_A_FRAME = 'new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

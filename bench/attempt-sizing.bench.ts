@@ -1,0 +1,196 @@
+/**
+ * Sizing a shard (README "Past one machine"): the harness beside a bare Playwright loop, in one run, on the
+ * sandbox's pages, with a model that takes 1 s per step. Both visit the same pages in the same order: per step the
+ * harness observes (page script + screenshot), waits 1 s in its policy, and does a `goto`; the bare loop takes
+ * `page.screenshot()` (1280x800) and one `ariaSnapshot()`, waits 1 s and navigates, in a plain context. Per
+ * concurrency (1, 8, 24): steps/s, and CPU seconds per step of this process (the harness or the bare loop's client),
+ * of Chromium (the chromium processes under this one, from /proc) and of the sandbox server (a child process of its
+ * own, so its CPU is apart), and Chromium's memory (PSS) per episode in flight. Cores per GPU = CPU s per step x
+ * steps/s the GPU serves.
+ * @module
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import PQueue from 'p-queue';
+import { sandboxEvidence, sandboxSource } from '../sandbox/index';
+import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
+import { VIEWPORT } from '../src/browser/host';
+import type { Task } from '../src/core/schemas';
+import { descendantsCpu, descendantsPss, processCpu } from './proc-cpu';
+
+const STEPS = 6;
+const WAIT_MS = 1000;
+const SITES = ['shop-01', 'mail-01', 'forum-01', 'recipes-01'];
+// `SIZING_LEVELS=1x3,8x8` (concurrency x episodes) for a shorter run; the report's c=8 figures want a level of 8.
+const LEVELS: ReadonlyArray<[concurrency: number, episodes: number]> = process.env.SIZING_LEVELS
+  ? process.env.SIZING_LEVELS.split(',').map((l) => l.split('x').map(Number) as [number, number])
+  : [[1, 3], [8, 16], [24, 24]];
+// A loaded machine is slow, not broken: the bare loop's limits are generous, as the harness's are.
+const LIMIT_MS = 120_000;
+const CHROMIUM = /chrom|headless/i;
+
+interface Figures {
+  steps: number;
+  seconds: number;
+  harnessCpu: number;
+  chromiumCpu: number;
+  sandboxCpu: number;
+  /** Chromium's peak PSS over its PSS before the work, per episode in flight, in bytes. */
+  pssPerEpisode: number;
+}
+
+// One measured run: wall time, CPU seconds of this process, of Chromium and of the sandbox, and Chromium's peak
+// memory (sampled every 500 ms), around `work`.
+async function measure(sandbox: ChildProcess, concurrency: number, work: () => Promise<number>): Promise<Figures> {
+  const chromium = { exclude: [sandbox.pid!], name: CHROMIUM };
+  const cpu = () => ({
+    self: process.cpuUsage(),
+    chromium: descendantsCpu(process.pid, chromium),
+    sandbox: processCpu(sandbox.pid!) + descendantsCpu(sandbox.pid!),
+  });
+  const idlePss = descendantsPss(process.pid, chromium);
+  let peakPss = idlePss;
+  const sampler = setInterval(() => (peakPss = Math.max(peakPss, descendantsPss(process.pid, chromium))), 500);
+  const before = cpu();
+  const t0 = performance.now();
+  const steps = await work();
+  const seconds = (performance.now() - t0) / 1000;
+  const after = cpu();
+  clearInterval(sampler);
+  const self = process.cpuUsage(before.self);
+  return {
+    steps,
+    seconds,
+    harnessCpu: (self.user + self.system) / 1e6,
+    chromiumCpu: after.chromium - before.chromium,
+    sandboxCpu: after.sandbox - before.sandbox,
+    pssPerEpisode: (peakPss - idlePss) / concurrency,
+  };
+}
+
+// The pages episode `i` visits, one per step: its site's start page, then every 7th page of the site's sitemap.
+function route(pages: Map<string, string[]>, i: number): string[] {
+  const site = SITES[i % SITES.length]!;
+  const paths = pages.get(site)!;
+  return [`/sites/${site}/`, ...Array.from({ length: STEPS - 1 }, (_, s) => paths[(i + s * 7) % paths.length]!)];
+}
+
+function task(i: number, start: string): Task {
+  const site = SITES[i % SITES.length]!;
+  return { kind: 'proposed', task_id: `size-${i}`, site, sites: [site], macro: 'proposed', macros: [], instruction: 'browse the site', start_path: start, task_kind: 'info', verifier: null };
+}
+
+async function harness(host: BrowserHost, url: string, pages: Map<string, string[]>, episodes: number, concurrency: number): Promise<number> {
+  const out = await mkdtemp(path.join(os.tmpdir(), 'bench-sizing-'));
+  // Waits 1 s (the model), then goes to the episode's next page; `done` on the last step.
+  const policy = scriptedPolicy(async (input) => {
+    await sleep(WAIT_MS);
+    if (input.step >= STEPS - 1) return { done: { answer: 'browsed' } };
+    const i = Number(input.task.task_id.slice('size-'.length));
+    return { goto: { path: route(pages, i)[input.step + 1]! } };
+  });
+  try {
+    const summary = await runAttempt({
+      tasks: Array.from({ length: episodes }, (_, i) => task(i, route(pages, i)[0]!)),
+      policy,
+      source: sandboxSource({ url }),
+      evidence: sandboxEvidence({ url }),
+      out,
+      browser: host,
+      concurrency,
+      maxSteps: STEPS,
+    });
+    return summary.steps;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+// The bare loop: a plain 1280x800 context; per step a screenshot, one aria snapshot, the same 1 s wait, the next page.
+async function bare(host: BrowserHost, url: string, pages: Map<string, string[]>, episodes: number, concurrency: number): Promise<number> {
+  let steps = 0;
+  const queue = new PQueue({ concurrency });
+  const browser = await host.browser();
+  for (let i = 0; i < episodes; i++) {
+    void queue.add(async () => {
+      const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+      try {
+        const page = await context.newPage();
+        const visit = route(pages, i);
+        await page.goto(url + visit[0], { timeout: LIMIT_MS });
+        for (let s = 0; s < STEPS; s++) {
+          await page.screenshot({ timeout: LIMIT_MS });
+          await page.ariaSnapshot({ timeout: LIMIT_MS });
+          await sleep(WAIT_MS);
+          if (s < STEPS - 1) await page.goto(url + visit[s + 1], { timeout: LIMIT_MS });
+          steps++;
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+  await queue.onIdle();
+  return steps;
+}
+
+async function startSandboxProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'sandbox', 'serve.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(text);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${text}`)));
+  });
+  return { child, url };
+}
+
+const { child, url } = await startSandboxProcess();
+const host = browserHost();
+try {
+  const source = sandboxSource({ url });
+  const pages = new Map<string, string[]>();
+  for (const site of SITES) {
+    const paths = (await source.sitemap(site)).pages.flatMap((p) => (p.path ? [p.path.startsWith('/sites/') ? p.path : `/sites/${site}${p.path.startsWith('/') ? '' : '/'}${p.path}`] : []));
+    pages.set(site, paths);
+  }
+  await harness(host, url, pages, 2, 2); // warm up
+  await bare(host, url, pages, 2, 2);
+  const rows: Array<[number, Figures, Figures]> = [];
+  for (const [n, [concurrency, episodes]] of LEVELS.entries()) {
+    // the order alternates, so a load that drifts over the run does not favour one side
+    const first = n % 2 === 0 ? 'bare' : 'harness';
+    const run = (which: string) => measure(child, concurrency, () => (which === 'bare' ? bare : harness)(host, url, pages, episodes, concurrency));
+    const a = await run(first);
+    const b = await run(first === 'bare' ? 'harness' : 'bare');
+    rows.push(first === 'bare' ? [concurrency, b, a] : [concurrency, a, b]);
+    process.stderr.write(`c=${concurrency} measured (${rows.at(-1)![1].steps + rows.at(-1)![2].steps} steps)\n`);
+  }
+  const w = (n: number, d = 2) => n.toFixed(d).padStart(7);
+  const mb = (n: number) => `${(n / 2 ** 20).toFixed(0).padStart(5)} MB`;
+  process.stdout.write(`sizing: sandbox pages, ${STEPS} steps per episode, a model taking ${WAIT_MS} ms per step, ${os.cpus().length} cores (load average ${os.loadavg()[0]!.toFixed(1)} at the end)\n`);
+  process.stdout.write('CPU seconds per step: harness = this process, chromium = its chromium processes, server = the sandbox (a child process); memory = Chromium PSS per episode in flight\n');
+  process.stdout.write('       | harness: steps/s  harness chromium   server   memory | bare loop: steps/s  client chromium   server   memory | steps/s ratio  chromium CPU ratio\n');
+  const cells = (f: Figures) => `${w(f.steps / f.seconds)}  ${w(f.harnessCpu / f.steps, 3)}  ${w(f.chromiumCpu / f.steps, 3)}  ${w(f.sandboxCpu / f.steps, 3)} ${mb(f.pssPerEpisode)}`;
+  for (const [c, h, b] of rows) {
+    const speed = h.steps / h.seconds / (b.steps / b.seconds);
+    const chromium = h.chromiumCpu / h.steps / (b.chromiumCpu / b.steps);
+    process.stdout.write(`c=${String(c).padEnd(4)} |         ${cells(h)} |           ${cells(b)} | ${w(speed)}x     ${w(chromium)}x\n`);
+  }
+  const [, h8, b8] = rows.find(([c]) => c === 8) ?? rows.at(-1)!;
+  const speed8 = h8.steps / h8.seconds / (b8.steps / b8.seconds);
+  const chromium8 = h8.chromiumCpu / h8.steps / (b8.chromiumCpu / b8.steps);
+  process.stdout.write(`at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness / bare steps/s ${speed8.toFixed(2)}x (aim >= 1.1x: ${speed8 >= 1.1 ? 'met' : 'not met'}); Chromium CPU per step ${chromium8.toFixed(2)}x the bare loop's (aim < 1: ${chromium8 < 1 ? 'met' : 'not met'})\n`);
+  const perStep = (h8.harnessCpu + h8.chromiumCpu + h8.sandboxCpu) / h8.steps;
+  process.stdout.write(`at c=8: ${perStep.toFixed(2)} CPU s per step (harness + Chromium + server); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
+} finally {
+  await host.close();
+  child.kill('SIGTERM');
+}
