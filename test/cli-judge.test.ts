@@ -45,7 +45,7 @@ describe('taskgen judge, validate, rows', () => {
     );
     expect(r.stderr).toContain('1 episodes not judged; rerun to retry them (judged ones are kept)');
     expect(r.code).toBe(1);
-    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['_episodes', 'tg-mail-00000001.json', 'tg-shop-00000001.json', 'tg-shop-00000002.json']);
+    expect((await fs.readdir(`${run}_judge`)).sort()).toEqual(['_episodes', '_setup', 'tg-mail-00000001.json', 'tg-shop-00000001.json', 'tg-shop-00000002.json']);
     expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
     expect(server.requests).toHaveLength(6); // 3 + 3 tries for the unsure one
   });

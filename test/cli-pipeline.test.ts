@@ -81,7 +81,7 @@ describe('taskgen pipeline --sandbox', () => {
     expect(first.stdout).toMatch(/proposer: stand-in-proposer \(sandbox stand-in, not a model/);
     expect(first.stdout).toMatch(/agent: +stand-in-oracle \(sandbox stand-in, not a model/);
     expect(first.stdout).toContain(`judge:    gemini-3.5-flash on the Gemini API at ${judge.url} (key from GEMINI_API_KEY)`);
-    expect(first.stdout.split('NOTE: STAND-IN MODELS. The proposer, the agent and the verifier writer of this run are').length).toBe(3);
+    expect(first.stdout.split('NOTE: STAND-IN MODELS. The proposer, the agent, the verifier writer and the relabeler of this run are').length).toBe(3);
     expect(first.stdout).toContain('Real models: GEMINI_API_KEY=... taskgen pipeline --model gemini-3.5-flash --agent-endpoint');
     expect(`${first.stdout}${first.stderr}`).not.toContain(KEY);
     expect(first.stdout).toContain(`${whole}/rows/  (${whole}/rows/_report.json)`);
@@ -122,7 +122,7 @@ describe('taskgen pipeline --sandbox', () => {
     expect(existsSync(path.join(out, 'run'))).toBe(false);
     expect(r.stdout).toMatch(/agent: +\(not used: its stages are skipped\)/);
     expect(r.stdout).toContain('attempt   not run (not in only)');
-    const rows = await finish(cli(['--sandbox', '--out', path.join(tmp, 'nothing'), '--skip', 'propose,attempt,judge,validate,relabel']));
+    const rows = await finish(cli(['--sandbox', '--out', path.join(tmp, 'nothing'), '--skip', 'propose,attempt,judge,verifiers,validate,relabel']));
     expect(rows.code).toBe(1);
     expect(rows.stderr).toContain(`the rows stage needs ${path.join(tmp, 'nothing')}/tasks.jsonl: run the propose stage, or put your tasks there`);
   });
@@ -141,6 +141,7 @@ http.createServer((req, res) => {
   req.on('data', (d) => (body += d));
   req.on('end', () => {
     if (req.url === '/health') { res.writeHead(200); return res.end(); }
+    if (req.url === '/v1/models') { res.writeHead(200, { 'content-type': 'application/json' }); return res.end(JSON.stringify({ object: 'list', data: [{ id: args[1], object: 'model' }] })); }
     fs.appendFileSync(process.env.FAKE_RECORD + '.requests', body + '\\n');
     const content = '{"done": {"answer": "I am a fake"}}';
     res.writeHead(200, { 'content-type': 'application/json' });

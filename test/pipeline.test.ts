@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxRelabeler, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
+  oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxRelabeler, sandboxVerifierWriter, sandboxSource, startSandbox, type SandboxServer, type SandboxTask,
 } from '../sandbox/index';
 import { InputError, PipelineConfigError, UnsafeNameError, browserHost, fakeLLM, memorySource, runPipeline, type BrowserHost, type PipelineOptions, type PipelineEvent, type PipelineResult } from '../src/index';
 import { PIPELINE_STAGES } from '../src/pipeline';
@@ -43,6 +43,7 @@ beforeAll(async () => {
     sites: SITES,
     proposer: sandboxProposer(),
     judge: ({ run }) => sandboxJudge({ runDir: run, noise: 0.2, seed: 17 }),
+    verifierWriter: sandboxVerifierWriter({ errorRate: 0.1, seed: 17 }),
     relabeler: sandboxRelabeler({ errorRate: 0.1, seed: 17 }),
     relabelJudge: sandboxJudge({ noise: 0.2, seed: 17 }),
     policy: oraclePolicy({ tasks: human, failureRate: 0.3, seed: 17 }),
@@ -63,7 +64,7 @@ afterAll(async () => {
 describe('pipeline on the sandbox', () => {
   it('runs every stage in order and leaves every output of the layout', async () => {
     expect(events.filter((e) => e.type === 'stage-start').map((e) => (e as { stage: string }).stage)).toEqual([...PIPELINE_STAGES]);
-    expect(first.complete).toBe(true);
+    expect(first.complete, JSON.stringify(first.incomplete)).toBe(true);
     const l = first.layout;
     expect(l).toMatchObject({ tasks: `${config.dir}/tasks.jsonl`, runJudge: `${config.dir}/run_judge`, validate: `${config.dir}/human_judge/_validate.json` });
     for (const file of [l.tasks, l.run, l.runJudge, `${l.human}/results.jsonl`, l.validate, l.rowsReport, l.runReport, l.humanReport]) {

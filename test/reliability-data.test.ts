@@ -85,7 +85,7 @@ describe('episode identity', () => {
     await fs.writeFile(path.join(run, 'results.jsonl'), `{"task_id": "${ID}", "ok": true}\n`);
     expect((await runValidate({ run, llm: verdict('SUCCESS') })).pairs).toEqual([{ taskId: ID, verifier: true, judge: true }]);
     await fs.writeFile(path.join(run, ID, 'episode.json'), episodeJson('2026-02-02T00:00:00Z'));
-    const unsure = fakeLLM({ replies: () => '{"parts": []}' });
+    const unsure = fakeLLM({ modelId: 'judge-m', replies: () => '{"parts": []}' }); // the same judge, so the same set-up
     const again = await runValidate({ run, llm: unsure });
     expect(unsure.calls).toHaveLength(3); // judged again, no verdict in 3 tries
     expect(again.pairs).toEqual([]);

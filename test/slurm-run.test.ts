@@ -71,7 +71,8 @@ async function recordedFiles(dir: string): Promise<string[]> {
   return entries
     .filter((e) => e.isFile() && /\.(json|jsonl|html)$/.test(e.name))
     .map((e) => path.join(e.parentPath, e.name))
-    .filter((f) => !path.relative(dir, f).startsWith('slurm'));
+    // _setup/ names the endpoints a stage was set up with, on purpose (the set-up record); the data never does
+    .filter((f) => !path.relative(dir, f).startsWith('slurm') && !f.split(path.sep).includes('_setup'));
 }
 
 // What the comparison reads: the rows report apart from its path, every judge record, the verifier results.

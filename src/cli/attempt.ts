@@ -9,6 +9,7 @@ import { runAttempt, type AttemptEvent, type AttemptResult } from '../attempt/ru
 import { checkBeforeSpending } from './doctor';
 import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { browserEvidence } from '../attempt/evidence';
+import { siteBoundary, startUrlOf } from '../browser/site-boundary';
 import { qwenModel, qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { Policy } from '../agent/types';
@@ -109,6 +110,9 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
     });
     const policy = guardPolicy(flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags), guard);
     const evidence = kind === 'browser' ? browserEvidence() : sandbox!.evidence;
+    // Tasks that start outside their site are bad input: refused before the checks of what the run needs.
+    const prefixOf = sitePrefixOf(flags.sitePrefix);
+    for (const task of tasks) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
     await checkBeforeSpending({
       browser: {},
       ...(flags.policy === 'oracle' ? {} : { models: [{ role: 'agent', llm: qwenModel({ baseURL: flags.endpoint, model: flags.model, apiKey: 'EMPTY', ...agentKey(flags) }) }] }),

@@ -99,6 +99,7 @@ export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> 
 export async function verifiersStage(ctx: StageContext): Promise<VerifiersStageSummary> {
   return measured(ctx, [USAGE_STEPS.verifiers], async () => {
     const { config, layout } = ctx;
+    await readTasks(ctx, 'verifiers'); // a clear error when there is no tasks file
     const writer = (config.verifierWriter ?? config.proposer)!;
     const r = await runWriteVerifiers({
       run: layout.run,
