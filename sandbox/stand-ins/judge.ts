@@ -113,7 +113,7 @@ export function evidenceFromPrompt(prompt: string, rowsOf?: (table: string) => R
 }
 
 /** A site's rows as a fresh session sees them, table by table (read once, then kept). */
-function pristineRows(catalog: SiteCatalog, site: string): (table: string) => Record<string, unknown>[] | undefined {
+export function pristineRows(catalog: SiteCatalog, site: string): (table: string) => Record<string, unknown>[] | undefined {
   const cache = new Map<string, Record<string, unknown>[] | undefined>();
   return (table) => {
     if (!cache.has(table)) {

@@ -11,10 +11,9 @@ import { LLMError, verifierClaim, verifyEpisode, type CompleteOptions, type Comp
 import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
-import { openCopy, tableRows } from '../database';
 import { normName, stepTarget } from '../oracle';
 import type { SandboxTask } from '../tasks';
-import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt } from './judge';
+import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt, pristineRows } from './judge';
 import { STAND_IN_PROVIDER, siteOfPath, unitHash } from './lookup';
 
 /** Options of {@link sandboxRelabeler}. */
@@ -54,19 +53,7 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
   const rowsOf = (catalog: SiteCatalog, site: string) => {
     let get = rows.get(site);
     if (!get) {
-      const cache = new Map<string, Record<string, unknown>[] | undefined>();
-      get = (table) => {
-        if (!cache.has(table)) {
-          const runtime = catalog.site(site);
-          const db = runtime ? openCopy(runtime.snapshot, { readonly: true }) : undefined;
-          try {
-            cache.set(table, db ? tableRows(db, table) : undefined);
-          } finally {
-            db?.close();
-          }
-        }
-        return cache.get(table);
-      };
+      get = pristineRows(catalog, site);
       rows.set(site, get);
     }
     return get;
