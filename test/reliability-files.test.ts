@@ -55,6 +55,17 @@ describe('JSON written by Python', () => {
     expect(prompts[0]).toContain('create t (None): {"price": [NaN, Infinity]}\n');
   });
 
+  it('names an episode without grade_inputs.json instead of skipping it without a word', async () => {
+    const run = await tempDir('files-noinputs-');
+    await writeRun(run, [{ taskId: 'tg-shop-00000001', gradeInputs: '{"answer": "x"}' }, { taskId: 'tg-shop-00000002', shots: ['step_0.png'], final: true }],
+      [{ task_id: 'tg-shop-00000001', instruction: 'x' }, { task_id: 'tg-shop-00000002', instruction: 'x' }]);
+    const events: JudgeEvent[] = [];
+    const result = await runJudge({ run, llm: fakeLLM({ replies: () => '{"verdict": "SUCCESS"}' }), workers: 1, onEvent: (e) => events.push(e) });
+    expect(result.records.map((r) => r?.task_id ?? null).filter(Boolean)).toEqual(['tg-shop-00000001']);
+    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+    expect(warnings).toContain(`${run}/tg-shop-00000002/grade_inputs.json: missing: tg-shop-00000002 is not judged (nothing to judge it from)`);
+  });
+
   it('reads judge records and results.jsonl with a BOM and a label written 1.0; a label that is not a number is named', async () => {
     const run = await tempDir('files-py-');
     const ids = ['shop-1', 'shop-2'];

@@ -16,7 +16,7 @@ import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from
 import { shardTasks, type Shard } from '../shards/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
-import { judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
+import { episodeDirOf, episodeFile, judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
 import { claimSetup, formatDifferences } from '../files/setup';
 import { judgeSetup } from './setup';
 import { checkEntry } from '../core/check';
@@ -238,6 +238,9 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
         whys[i] = why;
         if (identity === 'stale') {
           options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
+        }
+        if (outcome === 'no-inputs') {
+          options.onEvent?.({ type: 'warning', message: `${episodeFile(episodeDirOf(run, taskId), 'gradeInputs')}: missing: ${taskId} is not judged (nothing to judge it from)` });
         }
         if (identity === 'unbound' && outcome === 'cached') unbound++;
         options.onEvent?.({ type: 'episode', taskId, outcome, record, done: ++done, total });
