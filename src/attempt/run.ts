@@ -25,8 +25,7 @@ import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
 import { claimSetup, formatDifferences } from '../files/setup';
 import { attemptSetup, DEFAULT_MAX_STEPS } from './setup';
-import type { Claim } from '../claims/schema';
-import type { WrittenVerifier } from '../verifiers/file';
+import { writtenFor, type WrittenVerifier } from '../verifiers/file';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
@@ -381,21 +380,6 @@ function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[]
     seen.add(task.task_id);
     out.push(task);
   }
-  return out;
-}
-
-// The written verifiers that apply: for a task without its own verifier, with the instruction they were written for.
-function writtenFor(tasks: readonly Task[], verifiers: readonly WrittenVerifier[], warn: (message: string) => void): Map<string, Claim> {
-  const byId = new Map(tasks.map((t) => [t.task_id, t]));
-  const out = new Map<string, Claim>();
-  let stale = 0;
-  for (const v of verifiers) {
-    const task = byId.get(v.task_id);
-    if (!task || task.verifier || out.has(v.task_id)) continue;
-    if (task.instruction !== v.instruction) stale++;
-    else out.set(v.task_id, v.claim);
-  }
-  if (stale) warn(`${stale} written verifiers were written for another instruction of their task: not used`);
   return out;
 }
 
