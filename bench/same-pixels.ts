@@ -27,6 +27,18 @@ const pixels = async (file: string) => {
   return { data, size: `${info.width}x${info.height}` };
 };
 
+// How far apart two images of one size are: pixels that differ, and the largest difference of one channel (0-255).
+const delta = (p: Buffer, q: Buffer): string => {
+  let pixelsOff = 0;
+  let most = 0;
+  for (let i = 0; i < p.length; i += 4) {
+    const d = Math.max(...[0, 1, 2, 3].map((c) => Math.abs(p[i + c]! - q[i + c]!)));
+    if (d > 0) pixelsOff++;
+    most = Math.max(most, d);
+  }
+  return `${pixelsOff} pixels differ, by at most ${most} of 255 in a channel`;
+};
+
 const tasks = (await readdir(path.join(a, 'run'), { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name);
 const differ: string[] = [];
 let same = 0;
@@ -47,7 +59,7 @@ for (const task of tasks.sort()) {
     if (!files) continue; // the final state's text, which has no step image
     const [p, q] = files;
     if (p.size === q.size && p.data.equals(q.data)) same++;
-    else differ.push(`${name}: pixels differ (${p.size} vs ${q.size})`);
+    else differ.push(`${name}: ${p.size === q.size ? delta(p.data, q.data) : `sizes differ (${p.size} vs ${q.size})`}`);
   }
 }
 process.stdout.write(`${same} step images observed alike in both runs decode to the same pixels, ${differ.length} differ; ${diverged} steps diverged (not compared)\n`);
