@@ -56,7 +56,7 @@ try {
   const totals = new Map(WAYS.map((w) => [w, { cpu: 0, wall: 0, bytes: 0, n: 0, samePixels: 0 }]));
   for (const p of PAGES) {
     await page.goto(url + p, { waitUntil: 'load' });
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate('document.fonts.ready.then(() => true)');
     const reference = await rgba(await page.screenshot());
     for (let r = 0; r < ROUNDS; r++) {
       for (const way of r % 2 ? [...WAYS].reverse() : WAYS) {
