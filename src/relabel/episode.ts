@@ -114,7 +114,9 @@ async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeI
   // The claim again, on the cut episode's own evidence: what the rows will carry must hold there.
   const again = checkClaim(p.claim, await loadStepEvidence(input.store, dir));
   if (!again.holds) return { ...placed, rows, status: 'claim-failed', detail: `holds at step ${result.firstStep} but not on the episode cut at ${prefix}: ${again.detail}` };
-  const judged = await judgeEpisodeDetailed({ episode: dir, instruction: task.instruction, judgeDir: judgeDirOf(input.relabelDir), llm: judge, store: input.store, tries: input.tries });
+  // Judged anew even when a killed pass left a record: the parent is the unit of resumption, so its record counts
+  // every call it took, as one uninterrupted pass would (a kept record would count none).
+  const judged = await judgeEpisodeDetailed({ episode: dir, instruction: task.instruction, judgeDir: judgeDirOf(input.relabelDir), llm: judge, store: input.store, tries: input.tries, recorded: new Set() });
   if (judged.record === null || !judged.record.verdict) return null;
   const accepted = judged.record.predicted_label === 1;
   return { ...placed, rows, status: accepted ? 'accepted' : 'judged-failure', detail: result.detail };
