@@ -68,12 +68,12 @@ function recordedRun(): Record<string, string> {
 
 const verdict = (prompt: string) => JSON.stringify({ parts: [], verdict: prompt.includes('Buy the cheapest') ? 'NOT SUCCESS' : 'SUCCESS' });
 const REPLIES = (prompt: string): string => {
-  const proposing = /under \/sites\/([^/]+)\//.exec(prompt)?.[1];
-  if (proposing) return JSON.stringify({ tasks: [1, 2, 3].map((i) => ({ instruction: `On ${proposing}, find item number ${i} and report its price`, kind: 'info' })) });
   if (prompt.includes('THE AGENT WAS ASKED')) {
     return JSON.stringify({ tasks: [{ instruction: 'Search the shop for blue lamps', kind: 'action', claim: { request: { method: 'GET', path: `/sites/${SITE}/search`, params: { q: 'blue lamp' } } } }] });
   }
   if (prompt.includes('A SUCCESSFUL EPISODE OF THE TASK')) return JSON.stringify({ claim: { request: { method: 'GET', path: `/sites/${SITE}/search` } } });
+  const proposing = /^WEBSITE: \S+ \(all pages under \/sites\/([^/]+)\//.exec(prompt)?.[1];
+  if (proposing) return JSON.stringify({ tasks: [1, 2, 3].map((i) => ({ instruction: `On ${proposing}, find item number ${i} and report its price`, kind: 'info' })) });
   return verdict(prompt);
 };
 
@@ -140,6 +140,9 @@ describe('a stage killed between any two file operations', () => {
       expect(want.has(file), file).toBe(true);
     }
     expect(writes).toBeGreaterThan(20);
+    expect(want.get('data/proposed/tasks.jsonl')!.trim().split('\n')).toHaveLength(6);
+    expect(want.get(`${RUN}/verifiers.jsonl`)!.trim().split('\n')).toHaveLength(2);
+    expect(JSON.parse(want.get(`${RUN}_relabel/_parents/${TASKS[0]!.task_id}.json`)!)).toMatchObject({ proposals: [{ status: 'accepted' }], judge: { calls: 1 } });
 
     for (let k = 0; k < writes; k++) {
       const store = memoryStore(recordedRun());
