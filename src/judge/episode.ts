@@ -15,7 +15,7 @@ import { cpSlice, pyStrip } from '../core/py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
-import { listScreenshots } from './screenshots';
+import { listScreenshots, refuseLinkedFiles } from './screenshots';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
 import { checkEntry } from '../core/check';
@@ -33,14 +33,17 @@ export interface JudgeRequest {
 /**
  * Reads `<episode>/grade_inputs.json` and builds the judge prompt and the screenshot list, as `judge_episode`
  * does before calling the model (or as the `variant` asks: its template, parts and screenshots). `null` when the
- * episode has no grade inputs. Bad evidence throws an {@link InputError} naming the file and the field.
+ * episode has no grade inputs. Bad evidence, or a file of the episode that is a symbolic link, throws an
+ * {@link InputError} naming the file (and the field).
  */
 export async function buildJudgeRequest(
   episode: string,
   instruction: string,
   options: { readonly store?: FileStore; readonly variant?: JudgeVariant } = {},
 ): Promise<JudgeRequest | null> {
-  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction, options.variant);
+  const store = options.store ?? nodeStore();
+  await refuseLinkedFiles(store, episode);
+  return readJudgeRequest(store, episode, instruction, options.variant);
 }
 
 /** {@link buildJudgeRequest} on a given store (the library's internal callers always pass theirs). */
@@ -168,6 +171,8 @@ export async function judgeEpisodeDetailed(
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = judgeRecordFile(options.judgeDir, taskId);
+  // Before its identity is hashed from its files: none of them is read through a link.
+  await refuseLinkedFiles(store, options.episode);
   const episodeId = await episodeIdOf(store, options.episode);
   const identity: JudgeRecordState =
     options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);
