@@ -242,6 +242,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     maxSteps: config.maxSteps,
     episodeTimeoutMs: config.episodeTimeoutMs,
     actionTimeoutMs: config.actionTimeoutMs,
+    stopAfterFailures: config.stopAfterFailures,
     browser: ctx.host,
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),

@@ -96,6 +96,11 @@ export interface PipelineOptions {
   readonly episodeTimeoutMs?: number;
   /** Time limit of one element action in ms. Default the attempt step's (10 000). */
   readonly actionTimeoutMs?: number;
+  /**
+   * `attempt` and `validate` stop after this many episodes in a row could not run (the agent's model or the sites'
+   * server failing), naming the first causes; a rerun redoes them. Default the attempt step's (3); 0 never stops.
+   */
+  readonly stopAfterFailures?: number;
   /** Episodes judged at once. Default 16. */
   readonly judgeWorkers?: number;
   /**
