@@ -5,7 +5,9 @@ import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { readJsonFileIfExists } from '../core/io';
+import { scrubSecrets } from '../models/errors';
 import { stopsStage } from '../models/failures';
+import { redactKnownSecrets } from '../core/secrets';
 import { LLMError, type ImageInput, type LanguageModel } from '../models/types';
 import { assertPlainName } from '../core/names';
 import { parsePyJson, pyErrorName } from '../core/py/json';
@@ -220,10 +222,11 @@ export async function judgeEpisodeDetailed(
   return { record, outcome: 'no-verdict', identity, why: whyNoVerdict(failed) };
 }
 
-// The reply that held no verdict, as a short excerpt; or the failed call.
+// The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.
 function whyNoVerdict(vote: Vote): string {
   if (vote.reply === null) return `the model call failed: ${vote.response?.replace(/^\(judge error |\)$/g, '') ?? 'no reply'}`;
-  const text = vote.reply.replace(/\s+/g, ' ').trim();
+  // Scrubbed before the cut, so no part of a key is left behind.
+  const text = scrubSecrets(redactKnownSecrets(vote.reply)).replace(/\s+/g, ' ').trim();
   const points = [...text];
   const excerpt = points.length > 120 ? `${points.slice(0, 120).join('')}…` : text;
   return `the reply did not parse as a verdict (SUCCESS or NOT SUCCESS): ${text ? JSON.stringify(excerpt) : 'an empty reply'}`;

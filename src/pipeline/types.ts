@@ -9,7 +9,7 @@ import type { BrowserHost, BrowserOptions } from '../browser/host';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from '../attempt/types';
 import type { FileStore } from '../files/types';
-import type { JudgeEvent } from '../judge/run';
+import type { JudgeEvent, NoVerdictCause } from '../judge/run';
 import type { LanguageModel } from '../models/types';
 import type { UsageMeter, UsageSummary, UsageTotals } from '../models/usage';
 import type { ProposeEvent } from '../propose';
@@ -236,6 +236,11 @@ export interface JudgeStageSummary extends StageFigures {
   readonly callErrors: number;
   /** The first failed calls (at most 5), with status, model and hint. */
   readonly failures: readonly CallFailure[];
+  /**
+   * The first episodes (at most 5) this call left without a verdict, with why: the reply did not parse (with a short
+   * excerpt of it, keys removed), or the call failed.
+   */
+  readonly noVerdictCauses: readonly NoVerdictCause[];
 }
 
 /** `verifiers`: a verifier written for each proposed task with a judged success (`<dir>/verifiers.jsonl`). */
