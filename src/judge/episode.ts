@@ -147,6 +147,11 @@ async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInpu
     } catch (error) {
       // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
       if (stopsStage(error)) throw error;
+      // A blocked, cut or empty reply was billed all the same.
+      if (error instanceof LLMError && error.reply?.usage) {
+        out.inputTokens += error.reply.usage.inputTokens;
+        out.outputTokens += error.reply.usage.outputTokens;
+      }
       if (error instanceof LLMError) out.reply = null; // else the reply did not parse, and `reply` holds it
       out.response = judgeError(error);
       out.verdict = '';
