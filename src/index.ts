@@ -118,6 +118,7 @@ export {
   type JudgeOptions,
   type JudgeResult,
   type ModelCount,
+  type NoVerdictCause,
   type JudgeEvent,
   type JudgeEpisodeOptions,
   type JudgeOutcome,

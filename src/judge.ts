@@ -15,4 +15,5 @@ export {
   type JudgeOptions,
   type JudgeResult,
   type ModelCount,
+  type NoVerdictCause,
 } from './judge/run';

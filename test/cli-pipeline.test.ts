@@ -211,6 +211,7 @@ describe('taskgen pipeline config errors', () => {
       [['--sandbox', '--sites', 'shop-01,../etc'], 'refusing site "../etc": not a plain name'],
       [['--sandbox', '--sites', 'nosuch-01', '--out', path.join(tmp, 'y')], 'nosuch-01 is not a training site of the sandbox'],
       [['--sandbox', '--skip', 'propose,nope'], 'unknown stage "nope" in skip: the stages are propose, attempt, judge, verifiers, validate, relabel, rows, report'],
+      [['--sandbox', '--stop-after-failures', 'x'], `option '--stop-after-failures <n>' argument 'x' is invalid. expected an integer >= 0, got "x"`],
     ];
     const results = await Promise.all(cases.map(([args]) => finish(cli(args))));
     results.forEach((r, i) => {

@@ -5,15 +5,16 @@
  * server, the real browser on the sandbox.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  StageStoppedError, browserHost, openaiCompatible, qwenPolicy, runAttempt, scriptedPolicy, type AttemptEvent, type BrowserHost, type Task,
+  InputError, StageStoppedError, browserHost, openaiCompatible, qwenPolicy, runAttempt, runPipeline, scriptedPolicy, type AttemptEvent, type BrowserHost,
+  type PipelineEvent, type Task,
 } from '../src/index';
-import { sandboxEvidence, startSandbox, type SandboxServer } from '../sandbox/index';
+import { sandboxEvidence, sandboxSource, startSandbox, type SandboxServer } from '../sandbox/index';
 import { startFakeOpenAI, type FakeReply, type FakeServer } from './fakes/index';
 import { tempDir } from './helpers/runs';
 
@@ -77,6 +78,28 @@ describe('faults are not episodes', () => {
     });
     expect(rerun).toMatchObject({ recorded: 4, failed: 0, skipped: 0, outcomes: { done: 4, timeout: 0 } });
     expect(await finishedEpisodes(out)).toEqual(tasks.map((t) => t.task_id));
+  });
+
+  it('runPipeline passes stopAfterFailures to its attempt stage (checked: a bad value is named before anything runs)', async () => {
+    const dir = await tempDir('faults-pipeline-');
+    await writeFile(path.join(dir, 'tasks.jsonl'), tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));
+    // The sites' server is down: each try fails at its start page, before the agent acts.
+    const down = 'http://127.0.0.1:9';
+    const tries: string[] = [];
+    const config = {
+      dir, source: sandboxSource({ url: down }), policy: scriptedPolicy(() => ({ done: {} })), browser: host, only: ['attempt'] as const,
+      preflight: false, concurrency: 1, onEvent: (e: PipelineEvent) => void (e.type === 'attempt' && e.event.type === 'episode-start' && tries.push(e.event.taskId)),
+    };
+    const bad = await runPipeline({ ...config, stopAfterFailures: -1 }).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(InputError);
+    expect((bad as Error).message).toMatch(/^runPipeline: stopAfterFailures: /);
+    expect(tries).toEqual([]);
+    const error = await runPipeline({ ...config, stopAfterFailures: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StageStoppedError);
+    expect((error as Error).message).toMatch(/^attempt stopped: 1 episodes in a row could not run/);
+    expect((error as Error).message).toContain(`check that the sites' server at ${down} is up`);
+    expect(tries).toHaveLength(1); // the default, 3, would have tried three times
+    expect(await finishedEpisodes(path.join(dir, 'run'))).toEqual([]);
   });
 
   it("a model call that outlasts the episode's time limit: failing, it is a fault (not recorded); answering, the episode is a timeout", async () => {

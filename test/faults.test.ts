@@ -215,3 +215,31 @@ describe('the library reports the same through its events and summaries', () => 
     }
   });
 });
+
+describe('the pipeline names why its judge gave no verdict', () => {
+  it('a judge answering prose: under NOT COMPLETE, each episode without a verdict with a short excerpt of the reply, keys removed; exit 1', async () => {
+    const shaped = 'AIzaSyA0123456789abcdefghijklmnopqrstu';
+    const server = await startFakeGemini({ replies: [`Sure! The agent did a great job (key ${shaped}).${' Truly.'.repeat(40)}`] });
+    try {
+      const dir = await tempDir('faults-pipeline-');
+      const ids = ['tg-shop-00000001', 'tg-shop-00000002'];
+      await writeRun(path.join(dir, 'run'), ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "12 EUR"}', shots: ['step_0.png'] })),
+        ids.map((task_id) => ({ task_id, instruction: 'Find the price of the blue lamp', site: 'shop', task_kind: 'info' })));
+      const r = await runCli(['pipeline', '--sandbox', '--only', 'judge', '--out', dir, '--judge-model', 'gemini-3.5-flash', '--no-progress'],
+        { env: { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: server.url } });
+      expect(r.code, r.stderr).toBe(1);
+      const notComplete = r.stdout.slice(r.stdout.indexOf('NOT COMPLETE:'));
+      const lines = notComplete.split('\n').filter((line) => line.startsWith('  judge: no verdict for '));
+      expect(lines.map((line) => line.split(':')[1])).toEqual(ids.map((id) => ` no verdict for ${id}`));
+      for (const line of lines) {
+        const excerpt = /: the reply did not parse as a verdict \(SUCCESS or NOT SUCCESS\): "(.*)"$/.exec(line)?.[1];
+        expect(excerpt).toMatch(/^Sure! The agent did a great job \(key \[REDACTED\]\)\. Truly\./);
+        expect([...excerpt!].length).toBeLessThanOrEqual(200);
+      }
+      expect(`${r.stdout}${r.stderr}`).not.toContain(shaped);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);
+    } finally {
+      await server.close();
+    }
+  });
+});

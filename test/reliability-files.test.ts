@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, fakeLLM, nodeStore, runAttempt, runJudge, runPropose, runRows, runValidate, memorySource, type JudgeEvent, type RowsEvent, type Task } from '../src/index';
+import { InputError, fakeLLM, nodeStore, runAttempt, runJudge, runPropose, runReport, runRows, runValidate, memorySource, type JudgeEvent, type ReportEvent, type RowsEvent, type Task } from '../src/index';
 import { scanRun } from '../src/attempt/run-dir';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
@@ -115,6 +115,52 @@ describe('symbolic links', () => {
       expect((await fs.lstat(file)).isSymbolicLink()).toBe(false);
       if ((await fs.stat(file)).isFile()) expect(await fs.readFile(file, 'utf8')).not.toContain('private bytes');
     }
+  });
+
+  it('the judge refuses a screenshot, final.png or grade_inputs.json that links out of the run: an error naming it, never read', async () => {
+    const run = await tempDir('files-link-');
+    const ids = ['tg-a-00000001', 'tg-a-00000002', 'tg-a-00000003', 'tg-a-00000004'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}', shots: ['step_0.png'], final: true })),
+      ids.map((task_id) => ({ task_id, instruction: 'x' })));
+    const outside = path.join(await tempDir('files-outside-'), 'secret');
+    await fs.writeFile(outside, '{"answer": "private bytes from outside the run"}');
+    const linked = [path.join(run, ids[0]!, 'screenshots', 'step_0.png'), path.join(run, ids[1]!, 'final.png'), path.join(run, ids[2]!, 'grade_inputs.json')];
+    for (const file of linked) {
+      await fs.rm(file);
+      await fs.symlink(outside, file);
+    }
+    const llm = fakeLLM({ replies: () => '{"verdict": "SUCCESS"}' });
+    const result = await runJudge({ run, llm, workers: 1 });
+    const problem = 'a symbolic link, never followed (it may point out of the run): replace it with the file';
+    expect(result.errors).toEqual(linked.map((file, i) => ({ taskId: ids[i], error: `InputError: ${file}: episode ${ids[i]}: ${problem}` })));
+    expect(result.records.map((r) => r.task_id)).toEqual([ids[3]]);
+    expect(llm.calls).toHaveLength(1);
+    const sent = llm.calls.flatMap((c) => [c.prompt, ...(c.options?.images ?? []).map((image) => Buffer.from(image.data).toString())]);
+    for (const text of sent) expect(text).not.toContain('private bytes');
+  });
+
+  it('the report names a screenshot, final.png, grade_inputs.json or episode.json that is a link in an issue, and never reads or shows it', async () => {
+    const run = await tempDir('files-link-');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{"answer": "x"}', shots: ['step_0.png', 'step_1.png'], final: true }], [TASK]);
+    await fs.writeFile(path.join(run, ID, 'episode.json'), pythonEpisode());
+    const outside = path.join(await tempDir('files-outside-'), 'secret');
+    await fs.writeFile(outside, '{"answer": "private bytes from outside the run"}');
+    const linked = ['screenshots/step_1.png', 'final.png', 'grade_inputs.json', 'episode.json'].map((name) => path.join(run, ID, name));
+    for (const file of linked) {
+      await fs.rm(file);
+      await fs.symlink(outside, file);
+    }
+    const events: ReportEvent[] = [];
+    const out = `${run}_report`;
+    await runReport({ run, out, onEvent: (e) => events.push(e) });
+    const problem = 'a symbolic link, never followed (it may point out of the run): replace it with the file';
+    expect(events.filter((e) => e.type === 'issue')).toEqual(expect.arrayContaining(linked.map((file) => ({ type: 'issue', file, problem }))));
+    const page = await fs.readFile(path.join(out, 'index.html'), 'utf8');
+    const episode = await fs.readFile(path.join(out, 'episodes', `${ID}.js`), 'utf8');
+    expect(page + episode).not.toContain('private bytes');
+    // The page links to the screenshot that is a file, never to a link.
+    const hrefs = [...episode.matchAll(/"href":"([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual([`${ID}/screenshots/step_0.png`]);
   });
 });
 

@@ -90,7 +90,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
       } catch (error) {
         // A reply cut at the token limit, or empty, is what the agent wrote: its step, fed back as a parse error.
         const reply = error instanceof LLMError ? error.reply : undefined;
-        if (reply && reply.reason !== 'blocked') return { text: reply.text, usage: ZERO_USAGE, messages };
+        if (reply && reply.reason !== 'blocked') return { text: reply.text, usage: reply.usage ?? ZERO_USAGE, messages };
         throw error;
       }
     },

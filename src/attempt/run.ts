@@ -27,6 +27,9 @@ import { claimSetup, formatDifferences } from '../files/setup';
 import { attemptSetup, DEFAULT_MAX_STEPS } from './setup';
 import { writtenFor, type WrittenVerifier } from '../verifiers/file';
 
+/** Tries in a row that could not run after which a run stops (`stopAfterFailures`): a few, so an outage costs little. */
+export const DEFAULT_STOP_AFTER_FAILURES = 3;
+
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
   /** The tasks to attempt (a task id listed twice is attempted once, with a warning). */
@@ -230,7 +233,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   const onAbort = () => queue.clear();
   stopSignal.addEventListener('abort', onAbort, { once: true });
   const failures: CallFailure[] = [];
-  const stopAfter = options.stopAfterFailures ?? 3;
+  const stopAfter = options.stopAfterFailures ?? DEFAULT_STOP_AFTER_FAILURES;
   let inARow = 0;
   let stopped: StageStoppedError | undefined;
   const couldNotRun = (taskId: string, error: unknown) => {

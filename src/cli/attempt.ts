@@ -20,7 +20,7 @@ import type { FileStore } from '../files/types';
 import { readJsonl } from '../core/io';
 import { TaskSchema, type Task } from '../core/schemas';
 import { describeShard, type Shard } from '../shards/shard';
-import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, timeoutOption } from './flags';
+import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, stopAfterFailuresOption, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
 import { loadSandbox } from './sandbox';
@@ -52,7 +52,7 @@ export interface AttemptFlags extends ShardFlags {
 
 /** Registers `taskgen attempt`. */
 export function register(program: Command): void {
-  const command = timeoutOption(program.command('attempt'))
+  const command = stopAfterFailuresOption(timeoutOption(program.command('attempt')))
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
     .requiredOption('--tasks <file>', 'tasks JSONL file')
     .requiredOption('--out <dir>', 'run directory')
@@ -76,7 +76,6 @@ export function register(program: Command): void {
         .default('auto', 'sandbox for the sandbox, else browser'),
     )
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
-    .option('--stop-after-failures <n>', 'stop after this many episodes in a row could not run (model or site server down); 0: never', integer(0), 3)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--verifiers <file>', 'verifiers written for proposed tasks (verifiers.jsonl): their results go to results.jsonl')
     .option('--no-progress', 'no progress bar')

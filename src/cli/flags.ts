@@ -1,5 +1,6 @@
 /** Flag parsers the subcommands share. @module */
 import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_STOP_AFTER_FAILURES } from '../attempt/run';
 import { DEFAULT_TIMEOUT_MS } from '../models/types';
 
 /** A commander parser for an integer flag of at least `min`. */
@@ -54,4 +55,14 @@ export function sitePrefixPattern(value: string): string {
 /** A site's prefix from a `--site-prefix` pattern. */
 export function sitePrefixOf(pattern: string): (site: string) => string {
   return (site) => pattern.split('{site}').join(site);
+}
+
+/** `--stop-after-failures N` of the commands that attempt episodes (`attempt`, `pipeline`). */
+export function stopAfterFailuresOption(command: Command): Command {
+  return command.option(
+    '--stop-after-failures <n>',
+    'stop after this many episodes in a row could not run (model or site server down); 0: never',
+    integer(0),
+    DEFAULT_STOP_AFTER_FAILURES,
+  );
 }

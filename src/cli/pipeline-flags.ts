@@ -4,7 +4,7 @@ import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { DEFAULT_BUDGET } from '../rows';
 import type { Shard } from '../shards/shard';
-import { integer, numberBetween, timeoutOption } from './flags';
+import { integer, numberBetween, stopAfterFailuresOption, timeoutOption } from './flags';
 import { shardOptions } from './shard';
 
 /** The work dir by default: the seed's `data/webmix/taskgen`. */
@@ -53,6 +53,7 @@ export interface PipelineFlags {
   maxSteps: number;
   episodeTimeout: number;
   actionTimeout?: number;
+  stopAfterFailures: number;
   skip?: string;
   only?: string;
   progress: boolean;
@@ -64,7 +65,7 @@ export interface PipelineFlags {
 
 /** Declares `taskgen pipeline` and its flags on `program`; the caller adds the action. */
 export function pipelineCommand(program: Command, name = 'pipeline'): Command {
-  const command = timeoutOption(program.command(name))
+  const command = stopAfterFailuresOption(timeoutOption(program.command(name)))
     .description(
       'the whole pipeline on one work dir: propose tasks, attempt them in Chromium, judge the episodes, validate the judge ' +
         'on human tasks, select training rows, write HTML reports; resumable (run it again after a crash). ' +

@@ -174,9 +174,15 @@ export function formatPipelineSummary(summary: PipelineResult): string {
   ];
   for (const [name, file] of where) out.push(`  ${name.padEnd(13)} ${file}`);
   if (!summary.complete) {
-    out.push('NOT COMPLETE:', ...summary.incomplete.map((why) => `  ${why}`), '  run the same command again to finish (what is done is kept)');
+    out.push('NOT COMPLETE:', ...summary.incomplete.map((why) => `  ${why}`), ...noVerdictLines(stages), '  run the same command again to finish (what is done is kept)');
   }
   return out.join('\n');
+}
+
+// Why the judge gave no verdict, episode by episode: a judge that answers prose is named here, not only counted.
+function noVerdictLines(stages: PipelineResult['stages']): string[] {
+  const judges: Array<[string, StageSummaries['judge'] | undefined]> = [['judge', stages.judge], ['validate', stages.validate?.judge]];
+  return judges.flatMap(([stage, s]) => (s?.noVerdictCauses ?? []).map((c) => `  ${stage}: no verdict for ${c.taskId}: ${c.why}`));
 }
 
 function pct(rate: number): string {

@@ -57,6 +57,7 @@ export function buildConfig(
     maxSteps: flags.maxSteps,
     episodeTimeoutMs: flags.episodeTimeout * 1000,
     ...(flags.actionTimeout ? { actionTimeoutMs: flags.actionTimeout * 1000 } : {}),
+    stopAfterFailures: flags.stopAfterFailures,
     skip: setup.skip,
     only: setup.only,
     meter: new UsageMeter(),

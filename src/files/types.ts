@@ -8,7 +8,7 @@ export interface DirEntry {
   readonly name: string;
   /** Whether it is a directory (else a file or other entry). */
   readonly isDirectory: boolean;
-  /** Whether it is a symbolic link (never followed out of a run: rows, export). Stores without links leave it out. */
+  /** Whether it is a symbolic link (never followed out of a run: rows, export, judge, report). Stores without links leave it out. */
   readonly isSymbolicLink?: boolean;
 }
 

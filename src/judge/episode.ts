@@ -5,7 +5,9 @@ import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { readJsonFileIfExists } from '../core/io';
+import { scrubSecrets } from '../models/errors';
 import { stopsStage } from '../models/failures';
+import { redactKnownSecrets } from '../core/secrets';
 import { LLMError, type ImageInput, type LanguageModel } from '../models/types';
 import { assertPlainName } from '../core/names';
 import { parsePyJson, pyErrorName } from '../core/py/json';
@@ -15,7 +17,7 @@ import { cpSlice, pyStrip } from '../core/py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
-import { listScreenshots } from './screenshots';
+import { listScreenshots, refuseLinkedFiles } from './screenshots';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
 import { checkEntry } from '../core/check';
@@ -33,14 +35,17 @@ export interface JudgeRequest {
 /**
  * Reads `<episode>/grade_inputs.json` and builds the judge prompt and the screenshot list, as `judge_episode`
  * does before calling the model (or as the `variant` asks: its template, parts and screenshots). `null` when the
- * episode has no grade inputs. Bad evidence throws an {@link InputError} naming the file and the field.
+ * episode has no grade inputs. Bad evidence, or a file of the episode that is a symbolic link, throws an
+ * {@link InputError} naming the file (and the field).
  */
 export async function buildJudgeRequest(
   episode: string,
   instruction: string,
   options: { readonly store?: FileStore; readonly variant?: JudgeVariant } = {},
 ): Promise<JudgeRequest | null> {
-  return readJudgeRequest(options.store ?? nodeStore(), episode, instruction, options.variant);
+  const store = options.store ?? nodeStore();
+  await refuseLinkedFiles(store, episode);
+  return readJudgeRequest(store, episode, instruction, options.variant);
 }
 
 /** {@link buildJudgeRequest} on a given store (the library's internal callers always pass theirs). */
@@ -142,6 +147,11 @@ async function vote(llm: LanguageModel, request: JudgeRequest, images: ImageInpu
     } catch (error) {
       // A bad key or an unknown model fails every episode alike: the stage stops instead (see StageGuard).
       if (stopsStage(error)) throw error;
+      // A blocked, cut or empty reply was billed all the same.
+      if (error instanceof LLMError && error.reply?.usage) {
+        out.inputTokens += error.reply.usage.inputTokens;
+        out.outputTokens += error.reply.usage.outputTokens;
+      }
       if (error instanceof LLMError) out.reply = null; // else the reply did not parse, and `reply` holds it
       out.response = judgeError(error);
       out.verdict = '';
@@ -168,6 +178,8 @@ export async function judgeEpisodeDetailed(
   const taskId = path.posix.basename(options.episode);
   assertPlainName(taskId, 'task id');
   const dst = judgeRecordFile(options.judgeDir, taskId);
+  // Before its identity is hashed from its files: none of them is read through a link.
+  await refuseLinkedFiles(store, options.episode);
   const episodeId = await episodeIdOf(store, options.episode);
   const identity: JudgeRecordState =
     options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);
@@ -215,10 +227,11 @@ export async function judgeEpisodeDetailed(
   return { record, outcome: 'no-verdict', identity, why: whyNoVerdict(failed) };
 }
 
-// The reply that held no verdict, as a short excerpt; or the failed call.
+// The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.
 function whyNoVerdict(vote: Vote): string {
   if (vote.reply === null) return `the model call failed: ${vote.response?.replace(/^\(judge error |\)$/g, '') ?? 'no reply'}`;
-  const text = vote.reply.replace(/\s+/g, ' ').trim();
+  // Scrubbed before the cut, so no part of a key is left behind.
+  const text = scrubSecrets(redactKnownSecrets(vote.reply)).replace(/\s+/g, ' ').trim();
   const points = [...text];
   const excerpt = points.length > 120 ? `${points.slice(0, 120).join('')}…` : text;
   return `the reply did not parse as a verdict (SUCCESS or NOT SUCCESS): ${text ? JSON.stringify(excerpt) : 'an empty reply'}`;

@@ -144,7 +144,18 @@ export interface JudgeResult {
   /** The records counted per model that made them (more than one only in a dir judged with `mixSetup`). */
   readonly byModel: readonly ModelCount[];
   /** Episodes left without a verdict (not written; a rerun judges them), with why: the reply did not parse, or the call failed. */
-  readonly noVerdict: ReadonlyArray<{ readonly taskId: string; readonly why: string }>;
+  readonly noVerdict: readonly NoVerdictCause[];
+}
+
+/** Why the judge left an episode without a verdict. */
+export interface NoVerdictCause {
+  /** The episode's task id. */
+  readonly taskId: string;
+  /**
+   * Why: `the reply did not parse as a verdict (SUCCESS or NOT SUCCESS): "<the reply's first 120 characters, keys
+   * removed>"`, or `the model call failed: <the error>`.
+   */
+  readonly why: string;
 }
 
 /** Records of one model: how many, and how many say SUCCESS. */

@@ -1,9 +1,10 @@
 /** Which screenshots of an episode the judge sees: the seed's `_shots`. @module */
 import path from 'node:path';
+import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
-import type { FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, symbolicLinksIn, type FileStore } from '../files/types';
 import { pyStrip } from '../core/py/text';
-import { episodeFile } from '../files/layout';
+import { EPISODE_FILES, episodeFile } from '../files/layout';
 
 /** Options of {@link pickScreenshots}. */
 export interface PickScreenshotsOptions {
@@ -60,4 +61,21 @@ export async function listScreenshots(store: FileStore, episode: string, k = 10,
   const final = episodeFile(episode, 'final');
   if (await store.exists(final)) shots.push(final);
   return chooseScreenshots(shots, k, pick);
+}
+
+// The episode's own files the judge reads: its evidence, its identity and the final screenshot.
+const READ_IN_EPISODE: ReadonlySet<string> = new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]);
+
+/**
+ * Refuses an episode one of whose files the judge reads (`grade_inputs.json`, `episode.json`, `final.png`, a
+ * `screenshots/step_*.png`) is a symbolic link: it may point anywhere on the machine, and what the judge reads goes
+ * to a model. Throws an {@link InputError} naming the file, before anything of the episode is read.
+ */
+export async function refuseLinkedFiles(store: FileStore, episode: string): Promise<void> {
+  const shots = episodeFile(episode, 'screenshots');
+  const linked = [
+    ...[...(await symbolicLinksIn(store, episode))].filter((name) => READ_IN_EPISODE.has(name)).map((name) => path.posix.join(episode, name)),
+    ...[...(await symbolicLinksIn(store, shots))].filter((name) => STEP_SHOT.test(name)).map((name) => path.posix.join(shots, name)),
+  ];
+  if (linked.length) throw new InputError({ file: linked[0]! }, `episode ${path.posix.basename(episode)}: ${SYMBOLIC_LINK_PROBLEM}`);
 }

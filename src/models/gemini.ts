@@ -121,8 +121,10 @@ function replyText(response: GenerateContentResponse, model: string): string {
   };
   const candidates: unknown = (response as { candidates?: unknown } | null)?.candidates;
   const feedback = response?.promptFeedback;
+  // A reply without an answer still used (and bills) tokens.
+  const usage = usageOf(response);
   if (feedback?.blockReason) {
-    throw replyError('gemini', model, { reason: 'blocked', providerReason: `prompt ${feedback.blockReason}`, text: '' }, feedback.blockReasonMessage);
+    throw replyError('gemini', model, { reason: 'blocked', providerReason: `prompt ${feedback.blockReason}`, text: '', usage }, feedback.blockReasonMessage);
   }
   if (!Array.isArray(candidates) || candidates.length === 0) fail(`malformed reply: no "candidates"`);
   const candidate = response.candidates![0]!;
@@ -133,14 +135,14 @@ function replyText(response: GenerateContentResponse, model: string): string {
     .map((part) => part.text)
     .join('');
   const finish = candidate.finishReason ? String(candidate.finishReason) : null;
-  if (finish && BLOCKED_FINISH.has(finish)) throw replyError('gemini', model, { reason: 'blocked', providerReason: finish, text }, candidate.finishMessage);
-  if (finish === 'MAX_TOKENS') throw replyError('gemini', model, { reason: 'cut', providerReason: finish, text });
-  if (text.trim() === '') throw replyError('gemini', model, { reason: 'empty', providerReason: finish, text });
+  if (finish && BLOCKED_FINISH.has(finish)) throw replyError('gemini', model, { reason: 'blocked', providerReason: finish, text, usage }, candidate.finishMessage);
+  if (finish === 'MAX_TOKENS') throw replyError('gemini', model, { reason: 'cut', providerReason: finish, text, usage });
+  if (text.trim() === '') throw replyError('gemini', model, { reason: 'empty', providerReason: finish, text, usage });
   return text;
 }
 
-function usageOf(response: GenerateContentResponse): Usage {
-  const meta = response.usageMetadata;
+function usageOf(response: GenerateContentResponse | null): Usage {
+  const meta = response?.usageMetadata;
   return {
     inputTokens: meta?.promptTokenCount ?? 0,
     // Thinking tokens are billed as output.

@@ -148,10 +148,12 @@ function replyContent(response: unknown, provider: string, model: string): strin
   const finish = (choices as Array<{ finish_reason?: unknown }>)[0]!.finish_reason;
   const reason = typeof finish === 'string' ? finish : null;
   const refusal = (message as { refusal?: unknown }).refusal;
-  if (reason === 'content_filter') throw replyError(provider, model, { reason: 'blocked', providerReason: reason, text });
-  if (typeof refusal === 'string' && refusal !== '') throw replyError(provider, model, { reason: 'blocked', providerReason: 'refusal', text }, refusal.slice(0, 200));
-  if (reason === 'length') throw replyError(provider, model, { reason: 'cut', providerReason: reason, text });
-  if (text.trim() === '') throw replyError(provider, model, { reason: 'empty', providerReason: reason, text });
+  // A reply without an answer still used (and bills) tokens.
+  const usage = usageOf(response as ChatCompletion);
+  if (reason === 'content_filter') throw replyError(provider, model, { reason: 'blocked', providerReason: reason, text, usage });
+  if (typeof refusal === 'string' && refusal !== '') throw replyError(provider, model, { reason: 'blocked', providerReason: 'refusal', text, usage }, refusal.slice(0, 200));
+  if (reason === 'length') throw replyError(provider, model, { reason: 'cut', providerReason: reason, text, usage });
+  if (text.trim() === '') throw replyError(provider, model, { reason: 'empty', providerReason: reason, text, usage });
   return text;
 }
 

@@ -80,6 +80,11 @@ export interface ReplyProblem {
   readonly providerReason: string | null;
   /** The text the reply did hold (a cut reply's start), `''` when none. */
   readonly text: string;
+  /**
+   * The tokens the call used, as the provider counted them (`usageMetadata`, `usage`): a blocked, cut or empty reply
+   * is billed too, so usage meters count it. Absent when the provider did not say.
+   */
+  readonly usage?: Usage;
 }
 
 /** A failed model call. `isRetryable` says whether trying again may help (408, 429, 5xx, network errors). */

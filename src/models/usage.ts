@@ -4,11 +4,11 @@
  * @module
  */
 import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from './prices';
-import { modelTraits, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
+import { LLMError, modelTraits, type CompleteOptions, type Completion, type LanguageModel, type Usage } from './types';
 
 /** Tokens and calls summed over some calls. */
 export interface UsageTotals {
-  /** Successful calls counted. */
+  /** Calls answered: successful ones, and those whose reply was blocked, cut or empty (billed all the same). */
   readonly calls: number;
   /** Prompt tokens of those calls. */
   readonly inputTokens: number;
@@ -133,8 +133,9 @@ export interface WithUsageOptions {
 }
 
 /**
- * Wraps a model so that each successful call's tokens are recorded in `meter` under `step`. The wrapper is a
- * {@link LanguageModel} itself (same provider and model id), so wrappers compose.
+ * Wraps a model so that each answered call's tokens are recorded in `meter` under `step`: a successful one's, and a
+ * blocked, cut or empty reply's (an {@link LLMError} whose `reply.usage` says what the provider billed). The wrapper
+ * is a {@link LanguageModel} itself (same provider and model id), so wrappers compose.
  * @example
  * const proposer = withUsage(gemini(), meter, { step: 'propose' });
  */
@@ -144,8 +145,15 @@ export function withUsage(llm: LanguageModel, meter: UsageMeter, options: WithUs
     modelId: llm.modelId,
     ...modelTraits(llm),
     async complete(prompt: string, call?: CompleteOptions): Promise<Completion> {
-      const completion = await llm.complete(prompt, call);
-      meter.record({ step: options.step, provider: llm.provider, model: llm.modelId, usage: completion.usage });
+      const record = (usage: Usage) => meter.record({ step: options.step, provider: llm.provider, model: llm.modelId, usage });
+      let completion: Completion;
+      try {
+        completion = await llm.complete(prompt, call);
+      } catch (error) {
+        if (error instanceof LLMError && error.reply?.usage) record(error.reply.usage);
+        throw error;
+      }
+      record(completion.usage);
       return completion;
     },
   };

@@ -242,6 +242,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     maxSteps: config.maxSteps,
     episodeTimeoutMs: config.episodeTimeoutMs,
     actionTimeoutMs: config.actionTimeoutMs,
+    stopAfterFailures: config.stopAfterFailures,
     browser: ctx.host,
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
@@ -293,9 +294,12 @@ function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: Ju
   if (left) ctx.incomplete.push(`${stage}: ${left} episodes not judged (${s.errors} errors, ${s.no_verdict} without a verdict); a rerun judges them${firstCause(result.failures, result.errors[0] && `${result.errors[0].taskId}: ${result.errors[0].error}`)}`);
   return {
     episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge,
-    callErrors: result.callErrors, failures: result.failures,
+    callErrors: result.callErrors, failures: result.failures, noVerdictCauses: result.noVerdict.slice(0, SHOWN_CAUSES),
   };
 }
+
+/** Episodes without a verdict named in a judge summary, as failed calls are (`failures`: at most 5). */
+const SHOWN_CAUSES = 5;
 
 /** `; first cause: ...` for an incomplete-stage line: the first failed call, else `other`, else nothing. */
 function firstCause(failures: readonly CallFailure[], other: string | undefined): string {

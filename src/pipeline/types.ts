@@ -9,7 +9,7 @@ import type { BrowserHost, BrowserOptions } from '../browser/host';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from '../attempt/types';
 import type { FileStore } from '../files/types';
-import type { JudgeEvent } from '../judge/run';
+import type { JudgeEvent, NoVerdictCause } from '../judge/run';
 import type { LanguageModel } from '../models/types';
 import type { UsageMeter, UsageSummary, UsageTotals } from '../models/usage';
 import type { ProposeEvent } from '../propose';
@@ -96,6 +96,11 @@ export interface PipelineOptions {
   readonly episodeTimeoutMs?: number;
   /** Time limit of one element action in ms. Default the attempt step's (10 000). */
   readonly actionTimeoutMs?: number;
+  /**
+   * `attempt` and `validate` stop after this many episodes in a row could not run (the agent's model or the sites'
+   * server failing), naming the first causes; a rerun redoes them. Default the attempt step's (3); 0 never stops.
+   */
+  readonly stopAfterFailures?: number;
   /** Episodes judged at once. Default 16. */
   readonly judgeWorkers?: number;
   /**
@@ -231,6 +236,11 @@ export interface JudgeStageSummary extends StageFigures {
   readonly callErrors: number;
   /** The first failed calls (at most 5), with status, model and hint. */
   readonly failures: readonly CallFailure[];
+  /**
+   * The first episodes (at most 5) this call left without a verdict, with why: the reply did not parse (with a short
+   * excerpt of it, keys removed), or the call failed.
+   */
+  readonly noVerdictCauses: readonly NoVerdictCause[];
 }
 
 /** `verifiers`: a verifier written for each proposed task with a judged success (`<dir>/verifiers.jsonl`). */

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../core/errors';
-import type { FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, type FileStore } from '../files/types';
 import { parseJsonText, readJsonFile } from '../core/io';
 import { pyNumber } from '../core/py/float';
 import { GradeInputsSchema, TaskSchema, type GradeInputs, type Task } from '../core/schemas';
@@ -41,6 +41,8 @@ type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & {
 };
 
 const STEP_SHOT = /^step_(\d+)\.png$/;
+// The episode's own files the report reads or links to.
+const EPISODE_READ: ReadonlySet<string> = new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]);
 
 /** Reads episode `id` of a run gathered with `readRunForReport`. Never fails on bad content. */
 export async function readReportEpisode(data: ReportRunData, id: string, options: ReadReportEpisodeOptions): Promise<ReportEpisode> {
@@ -56,14 +58,18 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
   let episode: EpisodeFile | null = null;
   let shots: ReportShot[] = [];
   if (data.dirs.has(id)) {
-    const entries = new Set((await store.list(dir)).map((e) => e.name));
+    const listing = await store.list(dir);
+    // A file that is a symbolic link may point anywhere on the machine: it is named, never read nor linked to.
+    const linked = (file: string) => report({ file, problem: SYMBOLIC_LINK_PROBLEM }, `${path.basename(file)} not read`);
+    for (const e of listing) if (e.isSymbolicLink && EPISODE_READ.has(e.name)) linked(path.join(dir, e.name));
+    const entries = new Set(listing.filter((e) => !e.isSymbolicLink).map((e) => e.name));
     if (entries.has(EPISODE_FILES.gradeInputs)) {
       const file = path.join(dir, EPISODE_FILES.gradeInputs);
       inputs = await readJsonFile(store, file, GradeInputsSchema).catch((error: unknown) => {
         report(issueOf(error, file), 'grade_inputs.json could not be read');
         return null;
       });
-    } else {
+    } else if (!listing.some((e) => e.name === EPISODE_FILES.gradeInputs)) {
       notes.push('no grade_inputs.json');
     }
     if (entries.has(EPISODE_FILES.episode)) {
@@ -73,7 +79,7 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
         return null;
       });
     }
-    shots = await screenshots(store, dir, id, entries.has(EPISODE_FILES.final));
+    shots = await screenshots(store, dir, id, entries.has(EPISODE_FILES.final), linked);
     if (shots.length === 0) notes.push('no screenshots');
   } else {
     notes.push('no episode dir in the run');
@@ -123,9 +129,12 @@ export function siteFromTaskId(id: string): string | null {
   return /^tg-(.+)-[0-9a-f]{8}$/.exec(id)?.[1] ?? null;
 }
 
-/** `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir). */
-async function screenshots(store: FileStore, dir: string, id: string, finalInDir: boolean): Promise<ReportShot[]> {
-  const names = (await store.list(path.join(dir, EPISODE_FILES.screenshots))).filter((e) => !e.isDirectory).map((e) => e.name);
+/** `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir); links are passed to `linked`, not shown. */
+async function screenshots(store: FileStore, dir: string, id: string, finalInDir: boolean, linked: (file: string) => void): Promise<ReportShot[]> {
+  const shotsDir = path.join(dir, EPISODE_FILES.screenshots);
+  const files = (await store.list(shotsDir)).filter((e) => !e.isDirectory);
+  for (const e of files) if (e.isSymbolicLink && (STEP_SHOT.test(e.name) || e.name === EPISODE_FILES.final)) linked(path.join(shotsDir, e.name));
+  const names = files.filter((e) => !e.isSymbolicLink).map((e) => e.name);
   const steps = names
     .map((name) => ({ name, n: STEP_SHOT.exec(name)?.[1] }))
     .filter((s): s is { name: string; n: string } => s.n !== undefined)
@@ -133,7 +142,7 @@ async function screenshots(store: FileStore, dir: string, id: string, finalInDir
   const base = encodeURIComponent(id);
   const shots: ReportShot[] = steps.map((s) => ({ label: `step ${Number(s.n)}`, href: `${base}/screenshots/${s.name}` }));
   if (finalInDir) shots.push({ label: 'final', href: `${base}/final.png` });
-  else if (names.includes('final.png')) shots.push({ label: 'final', href: `${base}/screenshots/final.png` });
+  else if (names.includes(EPISODE_FILES.final)) shots.push({ label: 'final', href: `${base}/screenshots/final.png` });
   return shots;
 }
 

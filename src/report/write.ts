@@ -63,7 +63,7 @@ export function defaultReportDir(run: string): string {
 /**
  * Writes the report of a run and returns the path of its `index.html`. Works on partial runs (episodes not judged
  * yet, missing screenshots, a torn results line): what cannot be read is listed in the report and sent as an
- * `issue` event. Throws an {@link InputError} only when the run dir does not exist.
+ * `issue` event, as is an episode's file that is a symbolic link (never read nor linked to: it may point out of the run). Throws an {@link InputError} only when the run dir does not exist.
  * @example
  * const file = await runReport({ run: 'runs/base', rows: 'data/rows_27k' });
  * console.log(`open file://${path.resolve(file)}`);
