@@ -14,7 +14,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { oraclePolicy, sandboxJudge, sandboxSetup, sandboxVerifierWriter, writerErrorOf } from '../sandbox/index';
+import { defaultCatalog, oraclePolicy, sandboxJudge, sandboxSetup, sandboxVerifierWriter, writerErrorOf } from '../sandbox/index';
 import {
   browserHost,
   readWrittenVerifiers,
@@ -24,6 +24,7 @@ import {
   scoreWrittenVerifiers,
   nodeStore,
   type JudgeScoreWithIntervals,
+  type Task,
   type VerifierOutcome,
   type VerifierPair,
 } from '../src/index';
@@ -84,7 +85,7 @@ try {
   process.stdout.write(`\n${s.unverified} episodes had no written verifier (their task got none), ${s.writtenFrom} were the episode a verifier was written from (not scored)\n`);
   const wrong = s.pairs.filter((p) => p.hand !== p.written).slice(0, 10);
   for (const p of wrong) process.stdout.write(`  disagree: ${p.taskId} hand ${p.hand ? 'pass' : 'fail'}, written ${p.written ? 'pass' : 'fail'}\n`);
-  printDeliberate(tasks.map((t) => t.task_id), outcomes, new Map(s.pairs.map((p) => [p.taskId, p])));
+  printDeliberate(tasks, outcomes, new Map(s.pairs.map((p) => [p.taskId, p])));
 } finally {
   await host.close();
   await sb.close();
@@ -92,12 +93,15 @@ try {
 }
 
 // The writer's deliberate errors, task by task, and what became of each.
-function printDeliberate(taskIds: readonly string[], outcomes: ReadonlyMap<string, VerifierOutcome>, pairs: ReadonlyMap<string, VerifierPair>): void {
-  const errs = taskIds.map((id) => ({ id, how: writerErrorOf(id, { errorRate: ERROR_RATE, seed: SEED }) }));
+function printDeliberate(tasks: readonly Task[], outcomes: ReadonlyMap<string, VerifierOutcome>, pairs: ReadonlyMap<string, VerifierPair>): void {
+  const catalog = defaultCatalog();
+  // The writer errs by the bank task it answers from (a human task's site and instruction), not by the human task's id.
+  const bankIdOf = (t: Task) => catalog.tasks(t.site)?.bank.findLast((b) => b.instruction === t.instruction)?.task_id ?? t.task_id;
+  const errs = tasks.map((t) => ({ id: t.task_id, how: writerErrorOf(bankIdOf(t), { errorRate: ERROR_RATE, seed: SEED }) }));
   const notHolding = errs.filter((e) => e.how === 'not-holding');
   const loose = errs.filter((e) => e.how === 'loose');
   const noSuccess = (id: string) => (outcomes.has(id) ? null : 'not asked (no judged oracle success)');
-  process.stdout.write(`\ndeliberate errors: ${notHolding.length} claims that do not hold, ${loose.length} too-loose verifiers, of ${taskIds.length} tasks\n`);
+  process.stdout.write(`\ndeliberate errors: ${notHolding.length} claims that do not hold, ${loose.length} too-loose verifiers, of ${tasks.length} tasks\n`);
   const tally = new Map<string, number>();
   const count = (label: string) => tally.set(label, (tally.get(label) ?? 0) + 1);
   for (const { id } of notHolding) {
