@@ -15,7 +15,8 @@ import type { Claim } from './schema';
  * says no such row was created.
  *
  * The claim reads the changes, not the tables: where the verifier passes on a row the session never touched (there
- * from the start, or never there for `should_not_exist`), the claim has no change to show and does not hold.
+ * from the start, or, for a `should_not_exist` by id, never there), the claim has no change to show and does not hold;
+ * a "never created" claim holds on an episode that wanted the row gone but left it alone.
  */
 export function verifierClaim(verifier: Verifier): Claim | null {
   const claims: Claim[] = [
