@@ -3,7 +3,10 @@
  * stand-in writer, wrong on `ERROR_RATE` of tasks on purpose) from one oracle episode of its task, then run on the
  * stand-in agent's episodes of the same tasks (successes, and deliberate failures on `FAILURE_RATE` of tasks, each
  * graded by its hand-written verifier). Prints agreement, precision (the hand-written verifier passes when the written
- * one does) and recall with 95% Wilson intervals, overall, per site and per kind.
+ * one does) and recall with 95% Wilson intervals, overall, per site and per kind. Then the writer's deliberate errors,
+ * task by task: a claim that does not hold (caught when the writer rejects it on its own episode), a too-loose
+ * verifier (caught when it fails the agent's failed episode; a false pass when it passes it; not tested when the
+ * agent's episode succeeded).
  *
  * Not a timing: a measurement of the machinery. Env: SITES (default 8), PER_SITE (human tasks per site, default 12),
  * FAILURE_RATE (0.3), ERROR_RATE (0.1), SEED (17), CONCURRENCY (4).
@@ -11,8 +14,20 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { oraclePolicy, sandboxJudge, sandboxSetup, sandboxVerifierWriter } from '../sandbox/index';
-import { browserHost, readWrittenVerifiers, runAttempt, runJudge, runWriteVerifiers, scoreWrittenVerifiers, nodeStore, type JudgeScoreWithIntervals } from '../src/index';
+import { defaultCatalog, oraclePolicy, sandboxJudge, sandboxSetup, sandboxVerifierWriter, writerErrorOf } from '../sandbox/index';
+import {
+  browserHost,
+  readWrittenVerifiers,
+  runAttempt,
+  runJudge,
+  runWriteVerifiers,
+  scoreWrittenVerifiers,
+  nodeStore,
+  type JudgeScoreWithIntervals,
+  type Task,
+  type VerifierOutcome,
+  type VerifierPair,
+} from '../src/index';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SITES = env('SITES', 8);
@@ -43,11 +58,15 @@ try {
   // The writer sees the tasks as proposed tasks: the same lines without their hand-written verifiers.
   const stripped = path.join(tmp, 'tasks.jsonl');
   await writeFile(stripped, tasks.map((t) => `${JSON.stringify({ ...t, verifier: null, oracle: undefined })}\n`).join(''));
+  const outcomes = new Map<string, VerifierOutcome>();
   const written = await runWriteVerifiers({
     run: oracleRun,
     tasks: stripped,
     llm: sandboxVerifierWriter({ errorRate: ERROR_RATE, seed: SEED }),
     store,
+    onEvent: (e) => {
+      if (e.type === 'task') outcomes.set(e.taskId, e.outcome);
+    },
   });
   process.stdout.write(
     `written from the oracle's episodes: ${written.written} verifiers for ${written.successes} judged successes ` +
@@ -66,8 +85,47 @@ try {
   process.stdout.write(`\n${s.unverified} episodes had no written verifier (their task got none), ${s.writtenFrom} were the episode a verifier was written from (not scored)\n`);
   const wrong = s.pairs.filter((p) => p.hand !== p.written).slice(0, 10);
   for (const p of wrong) process.stdout.write(`  disagree: ${p.taskId} hand ${p.hand ? 'pass' : 'fail'}, written ${p.written ? 'pass' : 'fail'}\n`);
+  printDeliberate(tasks, outcomes, new Map(s.pairs.map((p) => [p.taskId, p])));
 } finally {
   await host.close();
   await sb.close();
   await rm(tmp, { recursive: true, force: true });
+}
+
+// The writer's deliberate errors, task by task, and what became of each.
+function printDeliberate(tasks: readonly Task[], outcomes: ReadonlyMap<string, VerifierOutcome>, pairs: ReadonlyMap<string, VerifierPair>): void {
+  const catalog = defaultCatalog();
+  // The writer errs by the bank task it answers from (a human task's site and instruction), not by the human task's id.
+  const bankIdOf = (t: Task) => catalog.tasks(t.site)?.bank.findLast((b) => b.instruction === t.instruction)?.task_id ?? t.task_id;
+  const errs = tasks.map((t) => ({ id: t.task_id, how: writerErrorOf(bankIdOf(t), { errorRate: ERROR_RATE, seed: SEED }) }));
+  const notHolding = errs.filter((e) => e.how === 'not-holding');
+  const loose = errs.filter((e) => e.how === 'loose');
+  const noSuccess = (id: string) => (outcomes.has(id) ? null : 'not asked (no judged oracle success)');
+  process.stdout.write(`\ndeliberate errors: ${notHolding.length} claims that do not hold, ${loose.length} too-loose verifiers, of ${tasks.length} tasks\n`);
+  const tally = new Map<string, number>();
+  const count = (label: string) => tally.set(label, (tally.get(label) ?? 0) + 1);
+  for (const { id } of notHolding) {
+    const outcome = outcomes.get(id);
+    const fate = noSuccess(id) ?? (outcome === 'not-holding' ? 'caught: rejected on its own episode' : `NOT caught: ${outcome}`);
+    count(`not holding, ${fate}`);
+    process.stdout.write(`  not holding: ${id}: ${fate}\n`);
+  }
+  for (const { id } of loose) {
+    const pair = pairs.get(id);
+    const outcome = outcomes.get(id);
+    const fate =
+      noSuccess(id) ??
+      (outcome !== 'written'
+        ? `not kept: ${outcome}`
+        : !pair
+          ? 'not scored (no agent episode besides the one it was written from)'
+          : pair.hand
+            ? `not tested: the agent's episode succeeded (written ${pair.written ? 'passes' : 'fails'} it)`
+            : pair.written
+              ? "FALSE PASS: passes the agent's failed episode"
+              : "caught: fails the agent's failed episode");
+    count(`loose, ${fate.replace(/ \(written .*\)$/, '')}`);
+    process.stdout.write(`  loose: ${id}: ${fate}\n`);
+  }
+  for (const [label, n] of tally) process.stdout.write(`  ${n} ${label}\n`);
 }

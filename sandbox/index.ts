@@ -31,5 +31,5 @@ export { sandboxProposer, type SandboxProposerOptions } from './stand-ins/propos
 export { oraclePolicy, type OraclePolicyOptions } from './stand-ins/oracle-policy';
 export { sandboxJudge, evidenceFromPrompt, type SandboxJudgeOptions } from './stand-ins/judge';
 export { STAND_IN_PROVIDER } from './stand-ins/lookup';
-export { sandboxVerifierWriter, verifierToClaim, writerErrorOf, type SandboxVerifierWriterOptions, type WriterError } from './stand-ins/verifier-writer';
+export { sandboxVerifierWriter, writerErrorOf, type SandboxVerifierWriterOptions, type WriterError } from './stand-ins/verifier-writer';
 export { sandboxRelabeler, type ClaimJson, type SandboxRelabelerOptions } from './stand-ins/relabeler';

@@ -175,9 +175,12 @@ describe('a verifier as a claim', () => {
       { state: [{ table: 'orders', where: { id: 1042 }, values: { status: 'shipped' } }] },
       { state: [{ table: 'cart_items', where: { product_id: 7 }, should_not_exist: true }, { table: 'users', where: { id: 1 }, values: { phone: 2 } }] },
       { requests: [{ method: 'GET', path: '/sites/shop/search', params: { q: 'blue mug' } }], state: [{ table: 'reviews', where: { product_id: 7 } }] },
+      // Not by id: no such row was ever there (none cancelled), or the session made one (an order placed).
+      { state: [{ table: 'orders', where: { status: 'cancelled' }, should_not_exist: true }] },
+      { state: [{ table: 'orders', where: { status: 'placed' }, should_not_exist: true }] },
     ];
     const verdicts = await Promise.all(verifiers.map(async (v) => [(await verifyEpisode(v, evidence)).ok, checkClaim(verifierClaim(v)!, ev).holds]));
-    expect(verdicts.map(([ok]) => ok)).toEqual([true, false, true, false, true, false, true, false, true, false, true, false, true, false]);
+    expect(verdicts.map(([ok]) => ok)).toEqual([true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false]);
     expect(verdicts.map(([, holds]) => holds)).toEqual(verdicts.map(([ok]) => ok));
     expect(verifierClaim({})).toBeNull();
     expect(verifierClaim({ answer: { type: 'exact', value: ['yes', 'y'] } })).toEqual({ any: [{ answer: 'yes' }, { answer: 'y' }] });

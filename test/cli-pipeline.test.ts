@@ -1,28 +1,49 @@
 /**
  * `taskgen pipeline` in child processes: on the sandbox with the stand-in proposer and agent and the judge on the real
  * Gemini SDK against a fake server (slow enough to be killed mid-judge), a run killed with SIGKILL during attempt and
- * again during judge, then started again, ends with the same rows as an uninterrupted run; stages can be skipped;
+ * again during judge, then started again, ends with the same rows as an uninterrupted run; `taskgen verifiers` and
+ * `taskgen relabel` (the relabeler on the fake server too) on a copy of that run without their output write, and a
+ * second time write nothing new, and `taskgen rows` and `taskgen export` carry the relabels; stages can be skipped;
  * bad configs fail at once with clear errors.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEpisodes, loadSteps } from '../src/index';
 import { startFakeGemini, type FakeServer } from './fakes/index';
-import { finish, spawnScript, type Finished } from './helpers/cli';
+import { finish, runCli, spawnScript, type Finished } from './helpers/cli';
 
 const KEY = 'test-key-not-secret-123';
 const PROPOSED = 6; // 2 sites x 3 tasks
 let judge: FakeServer;
 let tmp: string;
 
+// The relabeler's reply: a task for the last request the session made that the server did not refuse (its claim holds
+// from the step that made it), and one whose claim does not hold.
+function relabelReply(prompt: string): string {
+  const requests = /^SERVER REQUESTS OF THE SESSION.*\n([\s\S]*?)\n\nDATA CHANGES/m.exec(prompt)?.[1] ?? '';
+  const last = [...requests.matchAll(/^(GET|POST) (\S+).* -> [123]\d\d$/gm)].at(-1);
+  const tasks = last
+    ? [
+        { instruction: `Open the page ${last[2]}`, kind: 'action', claim: { request: { method: last[1], path: last[2] } } },
+        { instruction: 'Empty the whole database', kind: 'action', claim: { change: { table: 'no_such_table', op: 'delete' } } },
+      ]
+    : [];
+  return JSON.stringify({ tasks });
+}
+
 beforeAll(async () => {
-  // SUCCESS for about 3 tasks in 4, decided by the task's text, so every run judges alike
+  // Judge: SUCCESS for about 3 tasks in 4, decided by the task's text, so every run judges alike. Relabeler (taskgen relabel --model): relabelReply.
   judge = await startFakeGemini({
     handler: (request) => {
+      const body = request.body as { contents?: Array<{ parts?: Array<{ text?: string }> }> };
+      const prompt = (body.contents ?? []).flatMap((c) => c.parts ?? []).map((p) => p.text ?? '').join('\n');
+      if (prompt.includes('tasks that this episode DID complete')) return { text: relabelReply(prompt) };
       const task = /TASK: ([^\\]*)/.exec(JSON.stringify(request.body))?.[1] ?? '';
       const success = Number.parseInt(createHash('md5').update(task).digest('hex')[0]!, 16) < 12;
       return { text: JSON.stringify({ parts: [], verdict: success ? 'SUCCESS' : 'NOT SUCCESS' }), delayMs: 400 };
@@ -45,6 +66,11 @@ const sandboxRun = (out: string) => [
   '--sandbox', '--out', out, '--sandbox-sites', '2', '--per-site', '3', '--human-per-site', '1', '--concurrency', '2',
   '--workers', '2', '--judge-model', 'gemini-3.5-flash', '--action-timeout', '20', '--no-progress',
 ];
+
+// The uninterrupted run, made once for the tests that read it.
+let wholeRun: Promise<Finished> | undefined;
+const wholeDir = () => path.join(tmp, 'whole');
+const runWhole = () => (wholeRun ??= finish(cli(sandboxRun(wholeDir()))));
 
 const count = async (dir: string, test: (name: string) => boolean) => (existsSync(dir) ? (await readdir(dir)).filter(test).length : 0);
 const finishedEpisodes = (run: string) => count(run, (d) => existsSync(path.join(run, d, 'episode.json')));
@@ -74,8 +100,8 @@ async function rowsOf(out: string) {
 
 describe('taskgen pipeline --sandbox', () => {
   it('killed during attempt and again during judge, then started again, ends with the rows of an uninterrupted run', async () => {
-    const whole = path.join(tmp, 'whole');
-    const first = await finish(cli(sandboxRun(whole)));
+    const whole = wholeDir();
+    const first = await runWhole();
     expect(first.code, first.stderr).toBe(0);
     // which models, stand-ins labelled at the start and in the summary, the key never shown
     expect(first.stdout).toMatch(/proposer: stand-in-proposer \(sandbox stand-in, not a model/);
@@ -114,6 +140,63 @@ describe('taskgen pipeline --sandbox', () => {
     expect(b.report).toEqual(a.report);
   });
 
+  it('taskgen verifiers and taskgen relabel on the run: a second time they write nothing new; the rows and the export carry the relabels', async () => {
+    const done = await runWhole();
+    expect(done.code, done.stderr).toBe(0);
+    // A copy of the work dir without what the verifiers, relabel and rows stages wrote, redone by the commands alone.
+    const whole = wholeDir();
+    const copy = path.join(tmp, 'by-command');
+    await cp(whole, copy, { recursive: true });
+    for (const made of ['verifiers.jsonl', 'run_relabel', 'run_relabel_judge', 'rows', 'rows_provenance.jsonl']) await rm(path.join(copy, made), { recursive: true, force: true });
+    const run = path.join(copy, 'run');
+    const env = { GEMINI_API_KEY: KEY, GEMINI_BASE_URL: judge.url, GOOGLE_API_KEY: undefined };
+    // The writer: the stand-in as the pipeline seeds it. The relabeler and its judge: the fake Gemini server, on every episode.
+    const verifiers = () => runCli(['verifiers', run, '--tasks', path.join(copy, 'tasks.jsonl'), '--sandbox', '--verifier-error-rate', '0.1', '--sandbox-seed', '17'], { env });
+    const relabel = () => runCli(['relabel', run, '--all', '--model', 'gemini-3.5-flash', '--workers', '6'], { env });
+    const snapshot = async () => ({ verifiers: await readFile(path.join(copy, 'verifiers.jsonl'), 'utf8'), relabel: await filesOf(`${run}_relabel`), judged: await filesOf(`${run}_relabel_judge`) });
+
+    const [v1, r1] = await Promise.all([verifiers(), relabel()]);
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(v1.stderr).toContain('NOTE: STAND-IN WRITER.');
+    const written = JSON.parse(v1.stdout) as { written: number };
+    expect(written.written).toBeGreaterThan(0);
+    const summary = /^relabel: (\d+) episodes \((\d+) relabeled now, 0 done before\)\n {2}tasks written (\d+): accepted (\d+) .*claim did not hold (\d+) \(never judged\)/m.exec(r1.stdout);
+    expect(summary, r1.stdout).not.toBeNull();
+    const [episodes, relabeled, tasksWritten, accepted, notHolding] = summary!.slice(1).map(Number) as [number, number, number, number, number];
+    expect(relabeled).toBe(episodes);
+    expect(accepted).toBeGreaterThan(0);
+    expect(notHolding).toBe(tasksWritten / 2); // every episode's second task claims a change that never happened
+    const first = await snapshot();
+    // The writer wrote what the pipeline's verifiers stage wrote (in the order they finished, from the copy's run).
+    const withoutTime = (text: string) => text.trim().split('\n').map((l) => JSON.stringify({ ...JSON.parse(l), written_at: null })).sort();
+    expect(withoutTime(first.verifiers.replaceAll(copy, whole))).toEqual(withoutTime(await readFile(path.join(whole, 'verifiers.jsonl'), 'utf8')));
+
+    const [v2, r2] = await Promise.all([verifiers(), relabel()]);
+    expect(JSON.parse(v2.stdout)).toMatchObject({ written: 0, kept: written.written });
+    expect(r2.stdout).toContain(`relabel: ${episodes} episodes (0 relabeled now, ${relabeled} done before)`);
+    expect(await snapshot()).toEqual(first);
+
+    const rows = await runCli(['rows', run, '--out', path.join(copy, 'rows'), '--tasks', path.join(copy, 'tasks.jsonl'), '--no-progress']);
+    expect(rows.code, rows.stderr).toBe(0);
+    const hf = path.join(tmp, 'by-command-hf');
+    const exported = await runCli(['export', copy, '--out', hf, '--no-progress']);
+    expect(exported.code, exported.stderr).toBe(0);
+    // Config episodes: every relabeled episode, with its parent; config steps: the rows of the accepted ones.
+    const cut = (await readdir(`${run}_relabel`, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name);
+    const parents: Record<string, string | null> = {};
+    for await (const e of loadEpisodes(hf)) if (e.origin === 'relabel') parents[e.task_id] = e.parent_task_id;
+    expect(Object.keys(parents).sort()).toEqual(cut.sort());
+    for (const id of cut) expect(parents[id], id).toBe(JSON.parse(await readFile(path.join(`${run}_relabel`, id, 'episode.json'), 'utf8')).task.parent_task_id);
+    const stepTasks = new Set<string>();
+    for await (const step of loadSteps(hf)) if (step.origin === 'relabel') stepTasks.add(step.task_id);
+    expect(stepTasks.size).toBe(accepted);
+    // Config tasks: the tasks the writer gave a verifier.
+    const tasks = path.join(hf, 'data', 'tasks');
+    const taskRows = (await Promise.all((await readdir(tasks)).map(async (f) => parquetReadObjects({ file: await asyncBufferFromFile(path.join(tasks, f)) })))).flat();
+    expect(taskRows.map((r) => r.task_id).sort()).toEqual(first.verifiers.trim().split('\n').map((l) => JSON.parse(l).task_id).sort());
+  });
+
   it('runs only the stages asked for', async () => {
     const out = path.join(tmp, 'only');
     const r = await finish(cli(['--sandbox', '--out', out, '--sandbox-sites', '2', '--per-site', '2', '--only', 'propose']));
@@ -127,6 +210,13 @@ describe('taskgen pipeline --sandbox', () => {
     expect(rows.stderr).toContain(`the rows stage needs ${path.join(tmp, 'nothing')}/tasks.jsonl: run the propose stage, or put your tasks there`);
   });
 });
+
+// Every file under a dir (its path inside it) with a hash of its bytes, to compare two dirs or one dir at two times.
+async function filesOf(dir: string): Promise<Record<string, string>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, createHash('sha256').update(await readFile(path.join(dir, f))).digest('hex')] as const)));
+}
 
 // A fake `vllm`: records its arguments and the chat requests it gets, serves /health and an OpenAI-compatible chat
 // endpoint whose agent answers at once, and exits on SIGTERM.

@@ -9,12 +9,14 @@ import {
   readWrittenVerifiers,
   runWriteVerifiers,
   scoreWrittenVerifiers,
+  verifierClaim,
   verifierPrompt,
   wilsonInterval,
   type Task,
+  type Verifier,
 } from '../src/index';
 import { fakeLLM } from '../src/models/fake';
-import { defaultCatalog, sandboxVerifierWriter, verifierToClaim, writerErrorOf, STAND_IN_PROVIDER } from '../sandbox/index';
+import { defaultCatalog, sandboxVerifierWriter, writerErrorOf, STAND_IN_PROVIDER } from '../sandbox/index';
 import { episodeIdOf } from '../src/files/episode-id';
 
 const RUN = 'work/run';
@@ -136,14 +138,14 @@ describe("the sandbox's stand-in verifier writer", () => {
   it("answers with the bank task's hand-written verifier as a claim, labelled as a stand-in", async () => {
     const llm = sandboxVerifierWriter();
     expect(llm.provider).toBe(STAND_IN_PROVIDER);
-    for (const t of bank.slice(0, 6)) expect(await claimOf(llm, t)).toEqual(verifierToClaim(t.verifier as never));
+    for (const t of bank.slice(0, 6)) expect(await claimOf(llm, t)).toEqual(verifierClaim(t.verifier as Verifier));
   });
 
   it('errs on the set share of tasks, each way, and says so for a task it does not know', async () => {
     const llm = sandboxVerifierWriter({ errorRate: 1, seed: 3 });
     const ways = new Set(bank.map((t) => writerErrorOf(t.task_id, { errorRate: 1, seed: 3 })));
     expect(ways).toEqual(new Set(['loose', 'not-holding']));
-    for (const t of bank.slice(0, 6)) expect(await claimOf(llm, t)).not.toEqual(verifierToClaim(t.verifier as never));
+    for (const t of bank.slice(0, 6)) expect(await claimOf(llm, t)).not.toEqual(verifierClaim(t.verifier as Verifier));
     const none = JSON.parse((await llm.complete(promptOf(task('x', 'Fly me to the moon')))).text) as Record<string, unknown>;
     expect(none.claim).toBeUndefined();
     expect(String(none.note)).toMatch(/stand-in verifier writer: no known task/);

@@ -6,12 +6,12 @@
  *   claim becomes "any answer"), so the claim still holds on the episode but also passes wrong ones;
  * - not holding: a value changed so the claim fails on the episode it was written from (the writer rejects it).
  *
- * The conversion itself is not exact, in set ways the measurement shows: state checks become change claims (a row the
- * session did not touch is unknown to them), `noRow` on an id becomes a delete and on other fields "never created",
- * and a number answer matches the number to the cent.
+ * The conversion is the library's `verifierClaim`, not exact in set ways the measurement shows: state checks become
+ * change claims (a row the session did not touch is unknown to them), `noRow` on an id becomes a delete and on other
+ * fields "never created".
  * @module
  */
-import type { AnswerCheck, Claim, CompleteOptions, Completion, LanguageModel, RequestCheck, StateCheck, Verifier } from 'miniweb-taskgen';
+import { verifierClaim, type Claim, type CompleteOptions, type Completion, type LanguageModel } from 'miniweb-taskgen';
 import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
@@ -41,8 +41,8 @@ export function writerErrorOf(taskId: string, options: Pick<SandboxVerifierWrite
 
 /**
  * A stand-in verifier writer (provider `sandbox-stand-in`). Its reply is `{"claim": ...}`: the bank task's verifier as
- * a claim, erring as set. A prompt about a task the bank does not know gets a reply with no claim (counted as a reply
- * that does not parse), saying so.
+ * a claim, erring as set. A prompt about a task the bank does not know, or whose verifier has no checks, gets a reply
+ * with no claim (counted as a reply that does not parse), saying so.
  */
 export function sandboxVerifierWriter(options: SandboxVerifierWriterOptions = {}): LanguageModel {
   const modelId = options.modelId ?? 'stand-in-verifier-writer';
@@ -58,52 +58,13 @@ export function sandboxVerifierWriter(options: SandboxVerifierWriterOptions = {}
       const task = bankTask(options.catalog ?? defaultCatalog(), site!, instruction!);
       const verifier = VerifierSchema.safeParse(task?.verifier);
       if (!task || !verifier.success) return reply({ note: `stand-in verifier writer: no known task on ${site} reads ${JSON.stringify(instruction)}` });
-      const claim = verifierToClaim(verifier.data);
+      const claim = verifierClaim(verifier.data);
+      if (!claim) return reply({ note: `stand-in verifier writer: the task ${task.task_id} has a verifier with no checks` });
       // Keyed by the bank task, so the same task errs the same way whatever id a run gave it.
       const how = writerErrorOf(task.task_id, options);
       return reply({ claim: how === 'loose' ? loosen(claim) : how === 'not-holding' ? spoil(claim) : claim });
     },
   };
-}
-
-/** A hand-written verifier as a claim (see the module notes for where the two differ). */
-export function verifierToClaim(verifier: Verifier): Claim {
-  const parts: Claim[] = [];
-  if (verifier.answer) parts.push(answerClaim(verifier.answer));
-  for (const r of verifier.requests ?? []) parts.push(requestClaim(r));
-  for (const s of verifier.state ?? []) parts.push(stateClaim(s));
-  return parts.length === 1 ? parts[0]! : { all: parts };
-}
-
-function answerClaim(check: AnswerCheck): Claim {
-  const values = Array.isArray(check.value) ? check.value : [check.value];
-  if (check.type === 'number') return { answer: { pattern: numberPattern(Number(values[0])) } };
-  if (check.type === 'exact') return values.length === 1 ? { answer: String(values[0]) } : { any: values.map((v) => ({ answer: String(v) })) };
-  const each: Claim[] = values.map((v) => ({ answer: { contains: String(v) } }));
-  return each.length === 1 ? each[0]! : { all: each };
-}
-
-// The number to the cent, with or without thousands separators and trailing zeros, not inside a longer number.
-function numberPattern(value: number): string {
-  const [int, frac = ''] = Math.abs(value).toFixed(2).replace(/0+$/, '').replace(/\.$/, '').split('.');
-  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',?');
-  const fraction = frac ? `\\.${frac}0*` : '(?:\\.0+)?';
-  return `(?<![\\d.])${value < 0 ? '-' : ''}${grouped}${fraction}(?!\\d)`;
-}
-
-function requestClaim(check: RequestCheck): Claim {
-  const claim: Claim = { request: { method: check.method, path: check.path, ...(check.params ? { params: { ...check.params } } : {}) } };
-  return check.should_not_exist ? { not: claim } : claim;
-}
-
-function stateClaim(check: StateCheck): Claim {
-  if (check.should_not_exist) {
-    const byId = Object.keys(check.where).some((k) => k === 'id' || k.endsWith('_id'));
-    return byId
-      ? { change: { table: check.table, op: 'delete', fields: { ...check.where } } }
-      : { not: { change: { table: check.table, op: 'create', fields: { ...check.where } } } };
-  }
-  return { change: { table: check.table, fields: { ...check.where, ...(check.values ?? {}) } } };
 }
 
 /** The claim with one condition dropped: the last part of an `all`, else the last field or parameter; an answer claim accepts any answer. */

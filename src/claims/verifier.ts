@@ -10,10 +10,13 @@ import type { Claim } from './schema';
  * The claim a verifier makes: every check, as a claim, under `all` (one check alone stands as it is); `null` for a
  * verifier with no checks. An `exact` answer is the whole answer, `includes` each value contained, `number` a
  * number written in it; a request check a request (`not` one, for `should_not_exist`); a state check a data change
- * of the table whose row matches `where` and `values` (a delete of a row matching `where`, for `should_not_exist`).
+ * of the table whose row matches `where` and `values`. A `should_not_exist` check whose `where` names a row by id
+ * (`id` or a field ending in `_id`) is a delete of that row; on other fields (a row of some name, never wanted) it
+ * says no such row was created.
  *
  * The claim reads the changes, not the tables: where the verifier passes on a row the session never touched (there
- * from the start, or never there for `should_not_exist`), the claim has no change to show and does not hold.
+ * from the start, or, for a `should_not_exist` by id, never there), the claim has no change to show and does not hold;
+ * a "never created" claim holds on an episode that wanted the row gone but left it alone.
  */
 export function verifierClaim(verifier: Verifier): Claim | null {
   const claims: Claim[] = [
@@ -43,6 +46,11 @@ function requestClaim(check: RequestCheck): Claim {
 }
 
 function stateClaim(check: StateCheck): Claim {
-  if (check.should_not_exist) return { change: { table: check.table, op: 'delete', fields: { ...check.where } } };
+  if (check.should_not_exist) {
+    // A row named by id was there to delete; one described by other fields may never have been there at all.
+    const byId = Object.keys(check.where).some((k) => k === 'id' || k.endsWith('_id'));
+    const change = { table: check.table, op: byId ? ('delete' as const) : ('create' as const), fields: { ...check.where } };
+    return byId ? { change } : { not: { change } };
+  }
   return { change: { table: check.table, fields: { ...check.where, ...check.values } } };
 }
