@@ -9,7 +9,7 @@
  * steps/s the GPU serves.
  * @module
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../sr
 import { VIEWPORT } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
 import { descendantsCpu, descendantsPss, processCpu } from './proc-cpu';
+import { startSandboxProcess } from './sandbox-process';
 
 const STEPS = 6;
 const WAIT_MS = 1000;
@@ -136,20 +137,6 @@ async function bare(host: BrowserHost, url: string, pages: Map<string, string[]>
   }
   await queue.onIdle();
   return steps;
-}
-
-async function startSandboxProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'sandbox', 'serve.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(text);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${text}`)));
-  });
-  return { child, url };
 }
 
 const { child, url } = await startSandboxProcess();

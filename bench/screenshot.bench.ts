@@ -6,14 +6,13 @@
  * Env: ROUNDS (default 30 screenshots per way per page).
  * @module
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import path from 'node:path';
 import sharp from 'sharp';
 import type { CDPSession, Page } from 'playwright-core';
 import { browserHost } from '../src/index';
 import { VIEWPORT } from '../src/browser/host';
 import { descendantsCpu } from './proc-cpu';
+import { startSandboxProcess } from './sandbox-process';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
 const PAGES = ['/sites/shop-01/', '/sites/mail-01/', '/sites/forum-01/', '/sites/recipes-01/'];
@@ -21,20 +20,6 @@ const CHROMIUM = /chrom|headless/i;
 
 type Way = 'cdp fast' | 'cdp default' | 'page.screenshot';
 const WAYS: Way[] = ['cdp fast', 'cdp default', 'page.screenshot'];
-
-async function startSandboxProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'sandbox', 'serve.ts'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(text);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the sandbox exited (${code}): ${text}`)));
-  });
-  return { child, url };
-}
 
 async function shoot(page: Page, session: CDPSession, way: Way): Promise<Buffer> {
   if (way === 'page.screenshot') return page.screenshot();
