@@ -11,7 +11,7 @@ import { LLMError, checkClaim, verifierClaim, type Claim, type CompleteOptions, 
 import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
-import { normName, stepTarget } from '../oracle';
+import { normName } from '../oracle';
 import type { SandboxTask } from '../tasks';
 import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt, pristineRows } from './judge';
 import { STAND_IN_PROVIDER, siteOfPath, unitHash } from './lookup';
@@ -60,10 +60,16 @@ function atTheEnd(evidence: EpisodeEvidence, steps: number, pages: readonly stri
   };
 }
 
-// The name of the last element the task's oracle solution acts on (the item an information task is about).
-function lastTarget(task: SandboxTask): string | undefined {
-  const names = task.oracle.map((step) => stepTarget(step)?.name).filter((n): n is string => Boolean(n));
+// The item an information task is about: the last link its solution follows (a button or a field names a control
+// on every page, not an item).
+function itemOf(task: SandboxTask): string | undefined {
+  const names = task.oracle.map((step) => ('click' in step && step.click.role === 'link' ? step.click.name : undefined)).filter((n): n is string => Boolean(n));
   return names.at(-1);
+}
+
+// The options a task's solution picks (a label, a status filter).
+function picked(task: SandboxTask): string[] {
+  return task.oracle.flatMap((step) => ('select' in step ? [step.select.option] : []));
 }
 
 // The texts a task's solution types.
@@ -81,7 +87,7 @@ function section(prompt: string, head: string, next: string): string {
 // A bank task's verifier as a claim; an information task's also names its item on a page seen.
 function claimOf(task: SandboxTask, verifier: Verifier): Claim | null {
   const claim = verifierClaim(verifier);
-  const item = task.task_kind === 'info' ? lastTarget(task) : undefined;
+  const item = task.task_kind === 'info' ? itemOf(task) : undefined;
   return claim && item ? { all: [claim, { seen: { contains: item } }] } : claim;
 }
 
@@ -118,7 +124,8 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
       const pages = (/PAGES THE AGENT SAW \(in order\):\n([\s\S]*?)\n\nScreenshots/.exec(prompt)?.[1] ?? '').split(/^--- page \d+$/m);
       const shown = atTheEnd(evidence, steps, pages);
       const lastPage = normName(pages.at(-1) ?? '');
-      const everything = normName(`${section(prompt, 'SERVER REQUESTS OF THE SESSION', 'PAGES THE AGENT SAW')}\n${pages.join('\n')}`);
+      const requests = normName(section(prompt, 'SERVER REQUESTS OF THE SESSION', 'PAGES THE AGENT SAW'));
+      const everything = `${requests}\n${normName(pages.join('\n'))}`;
       const passing: Array<{ task: SandboxTask; claim: Claim; checks: number }> = [];
       const failing: Array<{ task: SandboxTask; claim: Claim }> = [];
       for (const task of bank) {
@@ -127,16 +134,26 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
         if (!verifier.success || !doesSomething(verifier.data)) continue;
         const claim = claimOf(task, verifier.data);
         if (!claim) continue;
-        // An answer alone can match by chance: an information task also needs its item on the page the agent ended
-        // on, and every task the text its solution types (a search term, a date) in the requests or on the pages.
-        const item = lastTarget(task);
-        const there = (task.task_kind !== 'info' || item === undefined || lastPage.includes(normName(item))) && typed(task).every((t) => everything.includes(normName(t)));
+        // An answer alone can match by chance (a count of 3 answers many questions): an information task also needs
+        // its item on the page the agent ended on, or, about no item, the options its solution picks (one at least) in
+        // the requests;
+        // and every task the text its solution types (a search term, a date) in the requests or on the pages.
+        const item = itemOf(task);
+        const options = picked(task);
+        const about = item !== undefined ? lastPage.includes(normName(item)) : options.length > 0 && options.every((o) => requests.includes(normName(o)));
+        const there = (task.task_kind !== 'info' || about) && typed(task).every((t) => everything.includes(normName(t)));
         const holds = checkClaim(claim, shown).holds;
         if (holds && there && !sideEffect(verifier.data, evidence)) passing.push({ task, claim, checks: (verifier.data.requests?.length ?? 0) + (verifier.data.state?.length ?? 0) + (verifier.data.answer ? 1 : 0) });
         else if (!holds) failing.push({ task, claim });
       }
-      // The task that explains most of what the episode did first: a checkout before the cart lines it emptied.
-      passing.sort((a, b) => b.checks - a.checks);
+      // One answer answers one question: of the information tasks, only the one whose item the last page's title
+      // names (a count of 3 or an organizer's name answers many). Then the task that explains most of what the
+      // episode did first: a checkout before the cart lines it emptied.
+      const title = normName(/^TITLE: (.*)$/m.exec(pages.at(-1) ?? '')?.[1] ?? '');
+      const titled = (t: SandboxTask) => (title.includes(normName(itemOf(t) ?? '\u0000')) ? 0 : 1);
+      const question = passing.filter((p) => p.task.task_kind === 'info').sort((a, b) => titled(a.task) - titled(b.task))[0];
+      const kept = passing.filter((p) => p.task.task_kind !== 'info' || p === question);
+      passing.splice(0, passing.length, ...kept.sort((a, b) => b.checks - a.checks));
       const out: Array<{ instruction: string; kind: string; claim: ClaimJson }> = [];
       const slots = Math.min(k, Math.max(1, passing.length));
       for (let i = 0; i < slots; i++) {
