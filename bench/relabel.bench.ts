@@ -5,8 +5,10 @@
  * Gemini prices (the stand-ins' estimated tokens).
  *
  * On a pipeline work dir made by `taskgen pipeline --sandbox --sandbox-sites 8 --per-site 20` (RELABEL_DIR), or,
- * without one, that pipeline run here first (BENCH_SITES, BENCH_PER_SITE, BENCH_CONCURRENCY). RELABEL_ERROR_RATE
- * (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3); JUDGE_NOISE (default 0.1).
+ * without one, that pipeline run here first (BENCH_SITES, BENCH_PER_SITE, BENCH_CONCURRENCY) into BENCH_DIR (default
+ * a new temporary dir; an earlier bench's dir is resumed, so a run can grow by chunks: more sites on each call).
+ * RELABEL_ERROR_RATE (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3);
+ * JUDGE_NOISE (default 0.1); the stand-in agent fails on 30% of tasks (the pipeline's default).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,8 +24,24 @@ const K = Number(process.env.RELABEL_K ?? 3);
 const ERROR_RATE = Number(process.env.RELABEL_ERROR_RATE ?? 0.1);
 const NOISE = Number(process.env.JUDGE_NOISE ?? 0.1);
 const gemini = DEFAULT_PRICES['gemini-3.5-flash']!;
+// AgentHER's human-rated relabel precision: the Wilson lower bound the relabels must reach.
+const BOUND = 0.97;
 
-const dir = process.env.RELABEL_DIR ?? (await mkdtemp(path.join(tmpdir(), 'relabel-bench-')));
+// The fewest relabels, all of them right, whose Wilson 95% lower bound reaches `bound`: with every one right the
+// bound is n / (n + z^2), so n >= bound z^2 / (1 - bound) (125 for 0.97; the rounded bound shows 0.970 from 123).
+function allRightNeeded(bound: number, z = 1.96): number {
+  return Math.ceil((bound * z * z) / (1 - bound));
+}
+
+// The Wilson 95% lower bound unrounded (wilsonInterval rounds to 3 places, as the seed prints it).
+function wilsonLower(k: number, n: number, z = 1.96): number {
+  if (n === 0) return 0;
+  const p = k / n;
+  const z2 = z * z;
+  return (p + z2 / (2 * n) - z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
+const dir = process.env.RELABEL_DIR ?? process.env.BENCH_DIR ?? (await mkdtemp(path.join(tmpdir(), 'relabel-bench-')));
 const layout = pipelineLayout(dir);
 const sb = await sandboxSetup({ siteCount: Number(process.env.BENCH_SITES ?? 8), failureRate: 0.3, judgeNoise: NOISE, relabelErrorRate: ERROR_RATE });
 try {
@@ -32,13 +50,14 @@ try {
     await runPipeline({
       dir, source: sb.source, evidence: sb.evidence, sites: sb.sites, proposer: sb.proposer, judge: sb.judge, policy: sb.policy,
       humanTasks: sb.humanTasks, perSite: Number(process.env.BENCH_PER_SITE ?? 20), concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
-      skip: ['validate', 'report'],
+      skip: ['verifiers', 'validate', 'report'],
     });
   }
   process.stdout.write(`${sb.describe.relabeler}\n${sb.describe.judge}\n`);
   const store = nodeStore();
   const before = await runRows({ run: layout.run, out: path.join(dir, 'bench_rows_before'), tasks: layout.tasks, relabel: false, stale: 'remove' });
   const t0 = Date.now();
+  process.stdout.write(`relabeling at ${new Date().toISOString()}\n`);
   const relabel = await runRelabel({
     run: layout.run, llm: sb.relabeler, judge: sb.relabelJudge, k: K, source: sb.source,
     // The stand-ins' estimated tokens priced as the default Gemini model's.
@@ -86,6 +105,8 @@ try {
   const ok = agree.filter(Boolean).length;
   const [lo, hi] = wilsonInterval(ok, agree.length) ?? [0, 0];
   process.stdout.write(`precision against the sandbox's verifiers: ${ok}/${agree.length} = ${(ok / Math.max(1, agree.length)).toFixed(3)}, Wilson 95% [${lo.toFixed(3)}, ${hi.toFixed(3)}] (stand-in relabeler wrong on purpose on ${Math.round(ERROR_RATE * 100)}% of tasks)\n`);
+  const needed = allRightNeeded(BOUND);
+  process.stdout.write(`lower bound ${BOUND}: ${wilsonLower(ok, agree.length) >= BOUND ? 'met' : 'NOT met'} (it needs at least ${needed} relabels of known tasks, all right; got ${agree.length}, ${agree.length - ok} wrong)\n`);
   const cost = s.cost ?? 0;
   process.stdout.write(`tokens (estimated by the stand-ins): relabeler ${s.tokens.proposer.inputTokens} in / ${s.tokens.proposer.outputTokens} out, judge ${s.tokens.judge.inputTokens} in / ${s.tokens.judge.outputTokens} out\n`);
   process.stdout.write(`cost at gemini-3.5-flash prices: $${cost.toFixed(4)}, per accepted relabel $${(s.costPerAccepted ?? 0).toFixed(5)} ($${((s.costPerAccepted ?? 0) * 1000).toFixed(2)} per thousand)\n`);

@@ -115,7 +115,7 @@ export async function sandboxSetup(options: SandboxSetupOptions = {}): Promise<S
       verifierWriter: sandboxVerifierWriter({ errorRate: verifierErrorRate, ...seeded }),
       describe: {
         proposer: 'stand-in-proposer (sandbox stand-in, not a model: serves each site\'s bank of known tasks)',
-        agent: `stand-in-oracle (sandbox stand-in, not a model: replays known solutions in Chromium, deviating on ${percent(failureRate)} of tasks on purpose)`,
+        agent: `stand-in-oracle (sandbox stand-in, not a model: replays known solutions in Chromium, deviating on ${percent(failureRate)} of tasks on purpose: on 60% of those it does another task of the site, on the rest it stops early or answers wrong)`,
         relabeler: `stand-in-relabeler (sandbox stand-in, not a model: relabels from each site's bank of known tasks, their verifiers as claims, wrong on purpose on ${percent(relabelErrorRate)} of tasks)`,
         judge: `stand-in-judge (sandbox stand-in, not a model: grades with the task verifiers, flipping ${percent(judgeNoise)} of verdicts on purpose)`,
         verifierWriter: `stand-in-verifier-writer (sandbox stand-in, not a model: converts the bank's hand-written verifiers into claims, wrong on ${percent(verifierErrorRate)} of tasks on purpose)`,

@@ -112,6 +112,15 @@ describe('taskgen pipeline --sandbox', () => {
     expect(`${first.stdout}${first.stderr}`).not.toContain(KEY);
     expect(first.stdout).toContain(`${whole}/rows/  (${whole}/rows/_report.json)`);
     expect(first.stdout).toMatch(/validate +2 human tasks: 2\/2 episodes/);
+    // the summary's relabel line: rows before and after (per 100 episodes) as the rows report has them, and the cost
+    const gain = /relabel gain: rows (\d+) \(([\d.]+) per 100 episodes\) before relabel, (\d+) \(([\d.]+) per 100 episodes\) after; (.*)/.exec(first.stdout);
+    expect(gain, first.stdout).not.toBeNull();
+    const selected = (JSON.parse(await readFile(path.join(whole, 'rows', '_report.json'), 'utf8')) as { selected_rows: number }).selected_rows;
+    expect(Number(gain![3])).toBe(selected);
+    expect(Number(gain![4])).toBeCloseTo((100 * selected) / PROPOSED, 1);
+    expect(Number(gain![2])).toBeCloseTo((100 * Number(gain![1])) / PROPOSED, 1);
+    expect(Number(gain![1])).toBeLessThanOrEqual(selected);
+    expect(gain![5]).toMatch(/^\$\d+\.\d{5} per accepted relabel \(stand-in-relabeler and \S+ tokens at the default prices\)$|^no relabel accepted/);
     for (const file of ['tasks.jsonl', 'run_judge', 'human/results.jsonl', 'human_judge/_validate.json', 'rows/_report.json', 'run_report/index.html', 'human_report/index.html']) {
       expect(existsSync(path.join(whole, file)), file).toBe(true);
     }

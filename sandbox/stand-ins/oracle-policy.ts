@@ -1,12 +1,14 @@
 /**
  * The stand-in agent: a {@link Policy} that follows each task's oracle solution, resolving role + name targets to
- * the observation's element numbers, and with a set failure rate deviates the way weak agents do (stops early,
- * or reports a wrong answer). Deterministic per task for a given seed, so reruns give the same episodes.
+ * the observation's element numbers, and with a set failure rate deviates the way weak agents do: most often it
+ * does another task of the site (the same kind of task with other values, or another kind), otherwise it stops
+ * early or reports a wrong answer. Deterministic per task for a given seed, so reruns give the same episodes.
  * @module
  */
 import type { Observation, Policy, PolicyDecision, PolicyInput, Action, Task } from 'miniweb-taskgen';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
-import { OracleSchema, resolveTarget, stepTarget, type OracleStep } from '../oracle';
+import { OracleSchema, resolveTarget, stepKind, stepTarget, type OracleStep } from '../oracle';
+import { normInstruction, type SandboxTask } from '../tasks';
 import { bankTask, unitHash } from './lookup';
 
 /** Options of {@link oraclePolicy}. */
@@ -15,6 +17,12 @@ export interface OraclePolicyOptions {
   readonly tasks?: ReadonlyArray<Task & { oracle?: unknown }>;
   /** The share of tasks on which the agent deviates from the oracle, 0 to 1. Default 0. */
   readonly failureRate?: number;
+  /**
+   * Of the failing tasks, the share on which the agent does another task of the site's bank instead (3 in 4 of
+   * those the same kind of task with other values), as weak agents do: the wrong item, the wrong filter. The rest
+   * stop early or answer wrong. Default 0.6.
+   */
+  readonly replayRate?: number;
   /** Seeds which tasks fail and how. Default 0. */
   readonly seed?: number | string;
   /** Where tasks proposed from the bank are looked up. Default the bundled templates. */
@@ -23,8 +31,25 @@ export interface OraclePolicyOptions {
   readonly model?: string;
 }
 
-/** How a failing episode deviates. */
-type Plan = { kind: 'follow' } | { kind: 'stop'; at: number } | { kind: 'wrong' };
+/** How a failing episode deviates; `replay` follows another task's solution to its end. */
+type Plan = { kind: 'follow' } | { kind: 'stop'; at: number } | { kind: 'wrong' } | { kind: 'replay'; steps: OracleStep[] };
+
+// The kind of a bank task: its kind, the first word of its slug (`price` of `bank-shop-01-price-12`) and the shape
+// of its solution (step kinds and roles), so "the same kind with other values" is the same generator's output.
+function taskShape(task: SandboxTask): string {
+  const slug = task.task_id.slice(`bank-${task.site}-`.length).split('-')[0];
+  return [task.task_kind, slug, ...task.oracle.map((s) => `${stepKind(s)}:${stepTarget(s)?.role ?? ''}`)].join('|');
+}
+
+// The bank task a failing episode does instead of its own: seeded per task, the same kind 3 times in 4.
+function replayOf(catalog: SiteCatalog, task: Task, key: string): SandboxTask | undefined {
+  const own = normInstruction(task.instruction);
+  const others = (catalog.tasks(task.site)?.bank ?? []).filter((t) => normInstruction(t.instruction) !== own);
+  const mine = bankTask(catalog, task.site, task.instruction);
+  const same = mine ? others.filter((t) => taskShape(t) === taskShape(mine)) : [];
+  const pool = same.length && unitHash(`${key}:same`) < 0.75 ? same : others;
+  return pool[Math.floor(unitHash(`${key}:pick`) * pool.length)];
+}
 
 function wrongAnswer(answer: string): string {
   if (/\d/.test(answer)) return answer.replace(/\d(?=\D*$)/, (d) => String((Number(d) + 1) % 10));
@@ -75,6 +100,8 @@ function position(input: PolicyInput, steps: readonly OracleStep[]): number | st
  */
 export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
   const failureRate = options.failureRate ?? 0;
+  const replayRate = options.replayRate ?? 0.6;
+  const catalog = options.catalog ?? defaultCatalog();
   const seed = String(options.seed ?? 0);
   const byId = new Map<string, unknown>();
   const byText = new Map<string, unknown>();
@@ -85,13 +112,18 @@ export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
   }
   const solution = (task: Task & { oracle?: unknown }): OracleStep[] | undefined => {
     const raw = task.oracle ?? byId.get(task.task_id) ?? byText.get(`${task.site}\u0000${task.instruction}`)
-      ?? bankTask(options.catalog ?? defaultCatalog(), task.site, task.instruction)?.oracle;
+      ?? bankTask(catalog, task.site, task.instruction)?.oracle;
     const parsed = OracleSchema.safeParse(raw);
     return parsed.success ? parsed.data : undefined;
   };
   const plan = (task: Task, steps: number): Plan => {
     if (unitHash(`${seed}:fail:${task.task_id}`) >= failureRate) return { kind: 'follow' };
-    const u = unitHash(`${seed}:how:${task.task_id}`);
+    const how = unitHash(`${seed}:how:${task.task_id}`);
+    if (how < replayRate) {
+      const other = replayOf(catalog, task, `${seed}:replay:${task.task_id}`);
+      if (other) return { kind: 'replay', steps: other.oracle };
+    }
+    const u = unitHash(`${seed}:stop:${task.task_id}`);
     if (task.task_kind === 'info' && u < 0.5) return { kind: 'wrong' };
     return { kind: 'stop', at: Math.floor(u * Math.max(1, steps - 1)) };
   };
@@ -100,11 +132,12 @@ export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
     name: 'oracle',
     model: options.model ?? 'stand-in-oracle',
     async decide(input: PolicyInput): Promise<PolicyDecision> {
-      const steps = solution(input.task as Task & { oracle?: unknown });
-      if (!steps) return reply({ done: { answer: 'stand-in oracle: no solution is known for this task' } });
+      const own = solution(input.task as Task & { oracle?: unknown });
+      if (!own) return reply({ done: { answer: 'stand-in oracle: no solution is known for this task' } });
+      const p = plan(input.task, own.length);
+      const steps = p.kind === 'replay' ? p.steps : own;
       const i = position(input, steps);
       if (typeof i === 'string') return reply({ done: { answer: i } });
-      const p = plan(input.task, steps.length);
       if (p.kind === 'stop' && i >= p.at) return reply({ done: {} });
       const step = steps[Math.min(i, steps.length - 1)] as OracleStep;
       if ('done' in step && p.kind === 'wrong') return reply({ done: { answer: wrongAnswer(step.done.answer ?? '') } });

@@ -160,6 +160,8 @@ export function formatPipelineSummary(summary: PipelineResult): string {
   const out = [`\n== summary (${seconds(summary.ms)}, work dir ${l.dir}/)`];
   for (const stage of Object.keys(stages) as PipelineStage[]) out.push(stageLine(stage, stages[stage] as never));
   for (const { stage, reason } of summary.skipped) out.push(`${stage.padEnd(9)} not run (${reason})`);
+  const relabeled = relabelGain(stages);
+  if (relabeled) out.push(relabeled);
   out.push(formatUsage(summary.usage));
   out.push('outputs:');
   const where: Array<[string, string]> = [
@@ -183,6 +185,22 @@ export function formatPipelineSummary(summary: PipelineResult): string {
 function noVerdictLines(stages: PipelineResult['stages']): string[] {
   const judges: Array<[string, StageSummaries['judge'] | undefined]> = [['judge', stages.judge], ['validate', stages.validate?.judge]];
   return judges.flatMap(([stage, s]) => (s?.noVerdictCauses ?? []).map((c) => `  ${stage}: no verdict for ${c.taskId}: ${c.why}`));
+}
+
+// What relabel added: the rows before and after it (per 100 episodes when the run's episodes are known) and what
+// an accepted relabel cost, the figures a user weighs relabel by.
+function relabelGain(stages: Partial<StageSummaries>): string | null {
+  const { relabel, rows, attempt } = stages;
+  if (!relabel || !rows) return null;
+  const s = relabel.summary;
+  const after = rows.report.selected_rows;
+  const before = after - rows.relabeled.rows;
+  const per100 = (n: number) => (attempt?.episodes ? ` (${((100 * n) / attempt.episodes).toFixed(1)} per 100 episodes)` : '');
+  const { proposer, judge } = s.tokens;
+  const cost = s.costPerAccepted !== null
+    ? `$${s.costPerAccepted.toFixed(5)} per accepted relabel (${proposer.model} and ${judge.model} tokens at the default prices)`
+    : s.accepted === 0 ? 'no relabel accepted, so no cost per accepted relabel' : `cost per accepted relabel unknown (no price for ${proposer.model} or ${judge.model})`;
+  return `relabel gain: rows ${formatCount(before)}${per100(before)} before relabel, ${formatCount(after)}${per100(after)} after; ${cost}`;
 }
 
 function pct(rate: number): string {
