@@ -6,7 +6,8 @@
  *
  * On a pipeline work dir made by `taskgen pipeline --sandbox --sandbox-sites 8 --per-site 20` (RELABEL_DIR), or,
  * without one, that pipeline run here first (BENCH_SITES, BENCH_PER_SITE, BENCH_CONCURRENCY) into BENCH_DIR (default
- * a new temporary dir; an earlier bench's dir is resumed, so a run can grow by chunks: more sites on each call).
+ * a new temporary dir; an earlier bench's dir is resumed, so a run can grow by chunks: more sites on each call;
+ * BENCH_MIX_SETUP=1 lets the new sites get another BENCH_PER_SITE).
  * RELABEL_ERROR_RATE (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3);
  * JUDGE_NOISE (default 0.1); the stand-in agent fails on 30% of tasks (the pipeline's default).
  */
@@ -51,6 +52,8 @@ try {
       dir, source: sb.source, evidence: sb.evidence, sites: sb.sites, proposer: sb.proposer, judge: sb.judge, policy: sb.policy,
       humanTasks: sb.humanTasks, perSite: Number(process.env.BENCH_PER_SITE ?? 20), concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
       skip: ['verifiers', 'validate', 'report'],
+      // Growing a run with another per-site count for the new sites is a change of set-up, made on purpose.
+      mixSetup: process.env.BENCH_MIX_SETUP === '1',
     });
   }
   process.stdout.write(`${sb.describe.relabeler}\n${sb.describe.judge}\n`);
