@@ -5,7 +5,7 @@
  * YAML are what `datasets` writes (a checked-in expected schema); a stale verdict, a missing screenshot or a torn
  * `rows.jsonl` stops the export with an error naming episode and file, and leaves no folder behind.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -82,19 +82,25 @@ describe('taskgen export', () => {
   it("episodes: one row per episode, successes and failures, with the judge's verdicts and the verifiers' results", async () => {
     for (const [split, run] of [['train', 'run'], ['human', 'human']] as const) {
       const { rows } = await readConfig(hf, 'episodes', split);
-      const dirs = (await fs.readdir(path.join(demo, run), { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name).sort();
-      expect(rows.map((r) => r.task_id).sort()).toEqual(dirs);
+      // The run's episodes, and on train the relabeled ones (in `run_relabel`, judged in `run_relabel_judge`).
+      const home = new Map<string, string>();
+      for (const dir of run === 'run' ? [run, `${run}_relabel`] : [run]) {
+        const entries = existsSync(path.join(demo, dir)) ? await fs.readdir(path.join(demo, dir), { withFileTypes: true }) : [];
+        for (const d of entries) if (d.isDirectory() && !d.name.startsWith('_')) home.set(d.name, dir);
+      }
+      expect(rows.map((r) => r.task_id).sort()).toEqual([...home.keys()].sort());
       const results = new Map(run === 'human' ? (await jsonl(path.join(demo, run, 'results.jsonl'))).map((l) => [l.task_id, l.ok]) : []);
       for (const r of rows) {
-        const record = JSON.parse(await fs.readFile(path.join(demo, `${run}_judge`, `${r.task_id as string}.json`), 'utf8')) as Row;
-        const episode = JSON.parse(await fs.readFile(path.join(demo, run, r.task_id as string, 'episode.json'), 'utf8')) as Row;
+        const dir = home.get(r.task_id as string)!;
+        const record = JSON.parse(await fs.readFile(path.join(demo, `${dir}_judge`, `${r.task_id as string}.json`), 'utf8')) as Row;
+        const episode = JSON.parse(await fs.readFile(path.join(demo, dir, r.task_id as string, 'episode.json'), 'utf8')) as Row;
         expect(r.verdict).toBe(record.predicted_label === 1);
         expect(r.judge_reasoning).toBe(record.response);
         expect(r.verifier_ok).toBe(results.get(r.task_id) ?? null);
         expect(r.steps).toBe(BigInt(episode.steps as number));
         const shots = r.screenshots as Array<{ bytes: Uint8Array }>;
         expect(shots.length).toBe(episode.steps);
-        expect(shots[0]!.bytes).toEqual(new Uint8Array(await fs.readFile(path.join(demo, run, r.task_id as string, 'screenshots', 'step_0.png'))));
+        expect(shots[0]!.bytes).toEqual(new Uint8Array(await fs.readFile(path.join(demo, dir, r.task_id as string, 'screenshots', 'step_0.png'))));
       }
       expect(new Set(rows.map((r) => r.verdict))).toEqual(new Set([true, false]));
     }
