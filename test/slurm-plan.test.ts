@@ -66,7 +66,7 @@ describe('slurmPlan', () => {
     const plan = slurmPlan({ dir, shards: 3, taskgen: `node ${stub}`, pipelineArgs: ['--sites', odd.join(',')], agent: { kind: 'endpoint', url: 'http://h:8000/v1?a=1&b=2' } });
     const attempt = await argvOf(plan, 'attempt', { SLURM_ARRAY_TASK_ID: '2' });
     expect(attempt).toEqual(['pipeline', '--sites', odd.join(','), '--out', dir, '--no-progress', '--only', 'attempt', '--agent-endpoint', 'http://h:8000/v1?a=1&b=2', '--shard', '2/3']);
-    expect(await argvOf(plan, 'judge')).toEqual(['pipeline', '--sites', odd.join(','), '--out', dir, '--no-progress', '--only', 'judge,validate', '--agent-endpoint', 'http://h:8000/v1?a=1&b=2']);
+    expect(await argvOf(plan, 'judge')).toEqual(['pipeline', '--sites', odd.join(','), '--out', dir, '--no-progress', '--only', 'judge,verifiers,validate,relabel', '--agent-endpoint', 'http://h:8000/v1?a=1&b=2']);
     expect(await argvOf(plan, 'rows')).toEqual(['pipeline', '--sites', odd.join(','), '--out', dir, '--no-progress', '--only', 'rows,report']);
     // outside an array task the attempt script stops before taskgen starts
     await expect(argvOf(plan, 'attempt')).rejects.toThrow(/not an array task/);

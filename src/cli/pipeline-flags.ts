@@ -111,7 +111,7 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--max-steps <n>', 'steps per episode', integer(1), 15)
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--action-timeout <s>', 'time limit of one element action in seconds (default 10)', integer(1))
-    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,validate,relabel,rows,report')
+    .option('--skip <stages>', 'stages not to run: propose,attempt,judge,verifiers,validate,relabel,rows,report')
     .option('--only <stages>', 'the only stages to run')
     .option('--no-progress', 'no progress bars')
     .option('--judge-lab', 'then run the judge lab on the human-task run: the preset judge variants compared against the verifiers', false)

@@ -1,6 +1,6 @@
 /**
  * `taskgen slurm`: the whole pipeline as Slurm jobs on a shared work dir: propose → an attempt array of
- * `--shards` tasks → judge and validate → rows and report, chained with `--dependency=afterok`. Writes the
+ * `--shards` tasks → judge, verifiers, validate and relabel → rows and report, chained with `--dependency=afterok`. Writes the
  * sbatch scripts, and submits them unless `--dry-run`. Flags after `--` go to every `taskgen pipeline` job.
  * @module
  */

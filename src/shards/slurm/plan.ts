@@ -1,7 +1,7 @@
 /**
  * The sbatch scripts of a whole pipeline run on Slurm: propose (one job) → attempt (a job array, one shard per
- * array task) → judge and validate → rows and report, each a `taskgen pipeline --only ...` on the same work dir
- * (a shared filesystem), chained by the scheduler's own `--dependency=afterok`. Pure: it builds the texts; see
+ * array task) → judge, verifiers, validate and relabel → rows and report, each a `taskgen pipeline --only ...` on
+ * the same work dir (a shared filesystem), chained by the scheduler's own `--dependency=afterok`. Pure: it builds the texts; see
  * `writeSlurmScripts` and `submitSlurm` for the files and the submission.
  * @module
  */
@@ -18,7 +18,7 @@ export type SlurmStage = (typeof SLURM_STAGES)[number];
 export const SLURM_STAGE_ONLY: { readonly [S in SlurmStage]: string } = {
   propose: 'propose',
   attempt: 'attempt',
-  judge: 'judge,validate',
+  judge: 'judge,verifiers,validate,relabel',
   rows: 'rows,report',
 };
 
