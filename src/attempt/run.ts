@@ -24,11 +24,8 @@ import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-bou
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
 import { claimSetup, formatDifferences } from '../files/setup';
-import { attemptSetup, DEFAULT_MAX_STEPS } from './setup';
+import { attemptSetup, DEFAULT_MAX_STEPS, DEFAULT_STOP_AFTER_FAILURES } from './setup';
 import { writtenFor, type WrittenVerifier } from '../verifiers/file';
-
-/** Tries in a row that could not run after which a run stops (`stopAfterFailures`): a few, so an outage costs little. */
-export const DEFAULT_STOP_AFTER_FAILURES = 3;
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {

@@ -16,6 +16,9 @@ const PROBE = 'SITE';
 /** `runAttempt`'s default steps per episode. */
 export const DEFAULT_MAX_STEPS = 15;
 
+/** Tries in a row that could not run after which a run stops (`stopAfterFailures`): a few, so an outage costs little. */
+export const DEFAULT_STOP_AFTER_FAILURES = 3;
+
 /** A site-prefix function as one text, `/sites/<site>/`, from the prefix it gives a probe site name. */
 export function sitePrefixPattern(prefixOf: ((site: string) => string) | undefined): string {
   return (prefixOf ?? defaultSitePrefix)(PROBE).split(PROBE).join('<site>');

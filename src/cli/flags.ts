@@ -1,6 +1,6 @@
 /** Flag parsers the subcommands share. @module */
 import { InvalidArgumentError, type Command } from 'commander';
-import { DEFAULT_STOP_AFTER_FAILURES } from '../attempt/run';
+import { DEFAULT_STOP_AFTER_FAILURES } from '../attempt/setup';
 import { DEFAULT_TIMEOUT_MS } from '../models/types';
 
 /** A commander parser for an integer flag of at least `min`. */
