@@ -4,7 +4,8 @@
  * `src/attempt/`; the agent is `src/agent.ts`, the harness `src/browser.ts`.
  * @module
  */
-export { runAttempt, type AttemptEvent, type AttemptOptions, type AttemptResult, type FinishedTotals } from './attempt/run';
+export { runAttempt, type AttemptEvent, type AttemptOptions, type AttemptResult } from './attempt/run';
+export type { FinishedTotals } from './attempt/run-dir';
 export { attemptTask, type AttemptTaskOptions, type AttemptTaskResult, type StepInfo, type VerifyFunction } from './attempt/episode';
 export { browserEvidence, type BrowserEvidenceOptions } from './attempt/evidence';
 export type { EvidenceProvider, EvidenceSession, SessionEvidence } from './attempt/types';

@@ -12,3 +12,4 @@ export { judgeDirOf, relabelDirOf } from './files/layout';
 export { readJsonFile, readJsonl, parseJsonl, type JsonlIssue, type ReadJsonlOptions } from './core/io';
 export { episodeIdOf, judgedEpisodeIdOf } from './files/episode-id';
 export { SetupMismatchError, type SetupDifference, type SetupValue } from './files/setup';
+export type { SetupCount } from './files/setup-counts';

@@ -354,7 +354,7 @@ export { OutsideSiteError } from './browser';
 export { EvidenceError } from './judge';
 export { PipelineConfigError } from './pipeline';
 export { PreflightError } from './preflight';
-export { SetupMismatchError, type SetupDifference, type SetupValue } from './files';
+export { SetupMismatchError, type SetupCount, type SetupDifference, type SetupValue } from './files';
 export { UnsafeNameError, isPlainName, assertPlainName } from './core/names';
 
 // Types of every file format: `z.infer` of the zod schemas, which `miniweb-taskgen/schemas` exports.

@@ -92,6 +92,9 @@ describe('taskgen export', () => {
       const results = new Map(run === 'human' ? (await jsonl(path.join(demo, run, 'results.jsonl'))).map((l) => [l.task_id, l.ok]) : []);
       for (const r of rows) {
         const dir = home.get(r.task_id as string)!;
+        // The set-ups that recorded the episode and wrote its verdict, each one on record (a relabel keeps its parent's agent).
+        expect(existsSync(path.join(demo, r.origin === 'relabel' ? run : dir, '_setup', `${r.agent_setup as string}.json`))).toBe(true);
+        if (r.verdict !== null) expect(existsSync(path.join(demo, `${dir}_judge`, '_setup', `${r.judge_setup as string}.json`))).toBe(true);
         const record = JSON.parse(await fs.readFile(path.join(demo, `${dir}_judge`, `${r.task_id as string}.json`), 'utf8')) as Row;
         const episode = JSON.parse(await fs.readFile(path.join(demo, dir, r.task_id as string, 'episode.json'), 'utf8')) as Row;
         expect(r.verdict).toBe(record.predicted_label === 1);
@@ -157,6 +160,8 @@ describe('taskgen export', () => {
     expect(card).toMatch(/## Limitations\n\n- The labels are an LLM judge's verdicts, not ground truth: measured against task verifiers on human tasks its precision was \d\.\d{3} \[/);
     expect(card).toContain("**Made with stand-ins.** The sandbox's stand-ins, not models, proposed the tasks (`stand-in-proposer`), acted (`stand-in-oracle`) and judged (`stand-in-judge`)");
 
+    expect(card).not.toContain('## Set-ups'); // one set-up per role: nothing to split
+
     const licensed = path.join(root, 'hf-licensed');
     const again = await runCli(['export', demo, '--out', licensed, '--license', 'cc-by-4.0', '--no-progress']);
     expect(again.code, again.stderr).toBe(0);
@@ -166,6 +171,24 @@ describe('taskgen export', () => {
     const refused = await runCli(['export', demo, '--out', path.join(root, 'hf-bad'), '--license', 'cc by "4"']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('license');
+  });
+
+  it('the card counts per set-up when the episodes come from more than one (a judge set-up changed on purpose)', async () => {
+    const copy = path.join(root, 'mixed');
+    await fs.cp(demo, copy, { recursive: true });
+    const id = (await fs.readdir(path.join(copy, 'run_judge', '_episodes')))[0]!.replace(/\.json$/, '');
+    const file = path.join(copy, 'run_judge', '_episodes', `${id}.json`);
+    const binding = JSON.parse(await fs.readFile(file, 'utf8')) as Row;
+    await fs.writeFile(file, `${JSON.stringify({ ...binding, setup: '0000000000000000' })}\n`);
+    const out = path.join(root, 'mixed-hf');
+    const done = await runCli(['export', copy, '--out', out, '--no-progress']);
+    expect(done.code, done.stderr).toBe(0);
+    const card = await fs.readFile(path.join(out, 'README.md'), 'utf8');
+    expect(card).toContain('## Set-ups');
+    expect(card).toMatch(/\| judge \| 0000000000000000 \| stand-in-judge \| 1 \| \d+ \|/);
+    expect(card).toContain(`| judge | ${binding.setup as string} | stand-in-judge |`);
+    const { rows } = await readConfig(out, 'episodes');
+    expect(rows.find((r) => r.task_id === id)!.judge_setup).toBe('0000000000000000');
   });
 
   describe('refuses a run whose provenance does not hold', () => {

@@ -84,6 +84,11 @@ export interface AttemptTaskOptions {
   readonly verify?: VerifyFunction;
   /** A verifier written for the task (`verifiers.jsonl`), checked at the end when the task has no verifier of its own. */
   readonly writtenVerifier?: Claim;
+  /**
+   * The digest of the run's set-up (`<run>/_setup/<digest>.json`), written in `episode.json` as `setup` so that a
+   * run of several set-ups counts per set-up. {@link runAttempt} passes its own.
+   */
+  readonly setup?: string;
   /** Aborts the episode: nothing is recorded and the call rejects with the signal's reason. */
   readonly signal?: AbortSignal;
   /** Called after each step with what it did. */
@@ -166,6 +171,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       model: policy.model ?? null,
       error: run.error,
       policy: policy.name,
+      ...(options.setup ? { setup: options.setup } : {}),
       ...(verdict ? { ok: verdict.ok, checks: verdict.checks ?? [] } : {}),
       blocked: ep.watch.blockedUrls,
       usage: run.usage,

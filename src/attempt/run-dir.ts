@@ -14,7 +14,9 @@
 import path from 'node:path';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
-import { EpisodeSchema, ResultLineSchema, TaskSchema, type Episode, type Task } from '../core/schemas';
+import { EpisodeSchema, ResultLineSchema, TaskSchema, type Episode, type Outcome, type Task } from '../core/schemas';
+import type { SetupRecord } from '../files/setup';
+import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { InputError } from '../core/errors';
 import { parseJsonText, parseJsonl, parseWith } from '../core/io';
@@ -289,4 +291,28 @@ function resultsDiffer(text: string, file: string, results: ReadonlyMap<string, 
   const { task_id: id, ok } = lines[line]!;
   const now = results.get(id);
   return `${file}: ${id} has ok ${JSON.stringify(ok)} there but ${now === undefined ? 'no verified finished episode' : `ok ${now} in its episode`}`;
+}
+
+/** Episodes counted with their steps and outcomes. */
+export interface FinishedTotals {
+  /** Finished episodes counted. */
+  readonly episodes: number;
+  /** Their steps in all. */
+  readonly steps: number;
+  /** How many ended with each outcome. */
+  readonly outcomes: Readonly<Record<Outcome, number>>;
+  /**
+   * The same episodes counted per set-up that recorded them (`success`: the verifier passed): more than one only
+   * in a run dir attempted with `mixSetup`, or beside episodes that name no set-up (the seed's, `digest: null`).
+   */
+  readonly bySetup: readonly SetupCount[];
+}
+
+/** The totals of finished episodes, counted per set-up with `setups` (the run dir's set-up records). */
+export function finishedTotals(given: readonly FinishedEpisode[], setups: readonly SetupRecord[]): FinishedTotals {
+  const episodes = given.map((f) => f.episode);
+  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
+  for (const e of episodes) outcomes[e.outcome]++;
+  const bySetup = countBySetup(setups, given.map((f) => ({ setup: typeof f.episode.setup === 'string' ? f.episode.setup : null, success: f.ok === true })));
+  return { episodes: episodes.length, steps: episodes.reduce((n, e) => n + e.steps, 0), outcomes, bySetup };
 }

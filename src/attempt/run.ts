@@ -12,18 +12,18 @@ import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { assertPlainName } from '../core/names';
-import type { Episode, Outcome, Task } from '../core/schemas';
+import type { Outcome, Task } from '../core/schemas';
 import { shardTasks, type Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
-import { mergeTasksFile, readFinished, scanRun, syncResults } from './run-dir';
+import { finishedTotals, mergeTasksFile, readFinished, scanRun, syncResults, type FinishedTotals } from './run-dir';
 import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-boundary';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
-import { claimSetup, formatDifferences } from '../files/setup';
+import { claimSetup, formatDifferences, readSetups } from '../files/setup';
 import { attemptSetup, DEFAULT_MAX_STEPS, DEFAULT_STOP_AFTER_FAILURES } from './setup';
 import { writtenFor, type WrittenVerifier } from '../verifiers/file';
 
@@ -157,15 +157,6 @@ export interface AttemptResult {
   readonly ms: number;
 }
 
-/** Episodes counted with their steps and outcomes. */
-export interface FinishedTotals {
-  /** Finished episodes counted. */
-  readonly episodes: number;
-  /** Their steps in all. */
-  readonly steps: number;
-  /** How many ended with each outcome. */
-  readonly outcomes: Readonly<Record<Outcome, number>>;
-}
 
 /**
  * Attempts `tasks` with `policy` and records every episode under `out` (DESIGN.md §3): `tasks.jsonl`,
@@ -281,6 +272,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             dir: claim.staging,
             maxSteps,
             timeoutMs,
+            setup: setup.digest,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
             ...(written.has(taskId) ? { writtenVerifier: written.get(taskId)! } : {}),
@@ -331,7 +323,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   if (options.signal?.aborted) throw options.signal.reason;
   if (stopped) throw stopped;
   const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  const given = mine.flatMap((t) => finished.get(t.task_id)?.episode ?? []);
+  const given = mine.flatMap((t) => finished.get(t.task_id) ?? []);
   return {
     tasks: mine.length,
     skipped,
@@ -341,7 +333,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     elsewhere,
     outcomes,
     steps,
-    finished: finishedTotals(given),
+    finished: finishedTotals(given, await readSetups(store, out, 'attempt', '.')),
     verified: { total: verifiedCount, passed },
     usage,
     ms: Date.now() - t0,
@@ -360,11 +352,6 @@ function faultOf(error: unknown, taskId: string, baseUrl: string): CallFailure {
   return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
 }
 
-function finishedTotals(episodes: ReadonlyArray<Pick<Episode, 'outcome' | 'steps'>>): FinishedTotals {
-  const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
-  for (const e of episodes) outcomes[e.outcome]++;
-  return { episodes: episodes.length, steps: episodes.reduce((n, e) => n + e.steps, 0), outcomes };
-}
 
 // Checks every id and site before any path is built; a repeated task id is attempted once.
 function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[] {

@@ -25,6 +25,7 @@ import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
 import { loadSandbox } from './sandbox';
 import { readWrittenVerifiers, type WrittenVerifier } from '../verifiers/file';
+import { formatSetupCounts } from '../files/setup-counts';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags extends ShardFlags {
@@ -122,6 +123,7 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
     const verifiers = flags.verifiers ? await readVerifiersFlag(store, flags.verifiers) : [];
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
+    for (const line of formatSetupCounts('attempt', summary.finished.bySetup, { noun: 'episodes', success: 'verified' })) process.stderr.write(`${line}\n`);
     if (summary.failed > 0) {
       const causes = summary.failures.slice(0, 3).map((f) => `\n  ${formatFailure(f)}`).join('');
       throw new Error(`${summary.failed} episodes could not run; run the same command again to retry them (finished ones are kept)${causes}`);

@@ -7,6 +7,7 @@ import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { checkBeforeSpending } from './doctor';
 import { judgeDirOf } from '../files/layout';
+import { formatSetupCounts } from '../files/setup-counts';
 import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { formatFailure } from '../models/failures';
 import { runJudge, formatJudgeStart, formatJudgeSummary, type JudgeEvent, type JudgeOptions, type JudgeResult } from '../judge/run';
@@ -161,6 +162,7 @@ export function register(program: Command): void {
     await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: [judgeDirOf(run)] });
     const result = await runJudge({ run, ...options }).finally(stop);
     process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
+    for (const line of formatSetupCounts('judge', result.bySetup, { noun: 'records', success: 'SUCCESS' })) process.stderr.write(`${line}\n`);
     process.stderr.write(`${formatUsage(meter.summary())}\n`);
     exitIfUnjudged(result.summary, result);
   });

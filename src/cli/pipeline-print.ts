@@ -8,6 +8,7 @@ import type { PipelineEvent, PipelineStage, PipelineResult, StageSummaries } fro
 import { attemptPrinter } from './attempt';
 import { fileUrl, interval } from './format';
 import { judgePrinter } from './judge';
+import { formatSetupCounts, type SetupCount } from '../files/setup-counts';
 import { proposePrinter } from './propose';
 import { reportPrinter } from './report';
 import { relabelPrinter } from './relabel';
@@ -160,6 +161,7 @@ export function formatPipelineSummary(summary: PipelineResult): string {
   const out = [`\n== summary (${seconds(summary.ms)}, work dir ${l.dir}/)`];
   for (const stage of Object.keys(stages) as PipelineStage[]) out.push(stageLine(stage, stages[stage] as never));
   for (const { stage, reason } of summary.skipped) out.push(`${stage.padEnd(9)} not run (${reason})`);
+  out.push(...setupLines(stages));
   const relabeled = relabelGain(stages);
   if (relabeled) out.push(relabeled);
   out.push(formatUsage(summary.usage));
@@ -179,6 +181,17 @@ export function formatPipelineSummary(summary: PipelineResult): string {
     out.push('NOT COMPLETE:', ...summary.incomplete.map((why) => `  ${why}`), ...noVerdictLines(stages), '  run the same command again to finish (what is done is kept)');
   }
   return out.join('\n');
+}
+
+// Mixed set-ups: each stage's outputs per set-up, so no figure above credits one model with another's work.
+function setupLines(stages: PipelineResult['stages']): string[] {
+  const counts: Array<[string, readonly SetupCount[] | undefined, { noun: string; success: string }]> = [
+    ['attempt', stages.attempt?.bySetup, { noun: 'episodes', success: 'verified' }],
+    ['judge', stages.judge?.bySetup, { noun: 'records', success: 'SUCCESS' }],
+    ['validate: attempt', stages.validate?.attempt.bySetup, { noun: 'episodes', success: 'verified' }],
+    ['validate: judge', stages.validate?.judge.bySetup, { noun: 'records', success: 'SUCCESS' }],
+  ];
+  return counts.flatMap(([stage, c, what]) => formatSetupCounts(stage, c ?? [], what)).map((line) => `  ${line}`);
 }
 
 // Why the judge gave no verdict, episode by episode: a judge that answers prose is named here, not only counted.

@@ -16,8 +16,10 @@ import { resolveModel } from './models';
 import { printAbove, progressBar } from './progress';
 import { loadSandbox } from './sandbox';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 
 interface RelabelFlags extends ShardFlags {
+  mixSetup: boolean;
   k: number;
   all?: boolean;
   out?: string;
@@ -107,6 +109,7 @@ export function register(program: Command): void {
     .option('--relabel-error-rate <r>', '(--sandbox) share of tasks the stand-in relabeler writes wrong on purpose', numberBetween(0, 1), 0.1)
     .option('--judge-noise <r>', '(--sandbox) share of verdicts the stand-in judge flips on purpose', numberBetween(0, 1), 0.1)
     .option('--seed <n>', '(--sandbox) seeds the stand-ins', integer(0))
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false)
     .action(async (run: string, flags: RelabelFlags) => {
       const sandbox = flags.sandbox ? await (await loadSandbox()).sandboxSetup({ sites: [], relabelErrorRate: flags.relabelErrorRate, judgeNoise: flags.judgeNoise, ...(flags.seed === undefined ? {} : { seed: flags.seed }) }) : null;
       try {
@@ -127,6 +130,7 @@ export function register(program: Command): void {
           k: flags.k,
           all: flags.all,
           workers: flags.workers,
+          ...(flags.mixSetup ? { mixSetup: true } : {}),
           ...(flags.out ? { out: flags.out } : {}),
           ...(sandbox ? { source: sandbox.source } : flags.sitemaps ? { source: miniwebSource({ sitemaps: flags.sitemaps, baseUrl: flags.baseUrl ?? 'http://127.0.0.1:8000' }) } : {}),
           ...(sharded ? { shard: sharded.shard } : {}),

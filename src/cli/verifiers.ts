@@ -15,9 +15,11 @@ import { integer, numberBetween, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { loadSandbox } from './sandbox';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 
 /** The flags of `taskgen verifiers`. */
 interface VerifiersFlags {
+  mixSetup: boolean;
   tasks?: string;
   out?: string;
   model: string;
@@ -54,6 +56,7 @@ export function register(program: Command): void {
     .option('--sandbox', "the sandbox's stand-in writer (not a model: converts the bank's hand-written verifiers)", false)
     .option('--verifier-error-rate <r>', '(--sandbox) share of tasks the stand-in writer gets wrong on purpose', numberBetween(0, 1), 0)
     .option('--sandbox-seed <n>', '(--sandbox) seeds the stand-in', integer(0), 17)
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false)
     .action(async (run: string, flags: VerifiersFlags) => {
       const meter = new UsageMeter();
       const llm = await writerOf(flags);
@@ -67,6 +70,7 @@ export function register(program: Command): void {
         ...(flags.out ? { out: flags.out } : {}),
         ...(source ? { source } : {}),
         workers: flags.workers,
+        ...(flags.mixSetup ? { mixSetup: true } : {}),
         tries: flags.tries,
         onEvent: printer.onEvent,
       }).finally(printer.stop);

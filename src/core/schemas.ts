@@ -322,6 +322,8 @@ export const EpisodeBindingSchema = z.object({
   task_id: z.string().min(1),
   episode_id: z.string().min(1),
   record: z.string().min(1),
+  /** The digest of the judge set-up that wrote the record (`_setup/<digest>.json`); absent when it is not known. */
+  setup: z.string().min(1).optional(),
 });
 /** A judge record's episode binding. */
 export type EpisodeBinding = z.infer<typeof EpisodeBindingSchema>;

@@ -87,6 +87,7 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
     recipeTable(input),
     '',
+    ...setupsSection(input),
     '## Counts per site and task kind',
     '',
     countsTable(input),
@@ -104,7 +105,8 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     'Every row carries `run_id`, `task_id`, `episode_id` (the episode the verdict was given for), `site`, ' +
       '`task_kind`, `proposer_model`, `agent_model`, `judge_model`, `judge_variant`, `judge_prompt_sha256` (sha256 ' +
       'of the judge\'s exact prompt template), `verdict`, `verifier_ok` (null where no verifier ran) and ' +
-      '`library_version`.',
+      '`library_version`, `agent_setup` and `judge_setup` (the digests of the set-ups that recorded the episode ' +
+      'and wrote its verdict, as the run dir\'s `_setup/` records them; null where unknown).',
     '',
   ].join('\n');
   return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };
@@ -176,6 +178,38 @@ function recipeTable(input: CardInput): string {
     ['step budget', input.rowsReport ? `${input.rowsReport.budget} (selected ${input.rowsReport.selected_rows} steps of ${input.rowsReport.selected_trajectories} episodes)` : 'unknown'],
   ];
   return table(['', ''], rows);
+}
+
+// Only when the episodes come from more than one agent or judge set-up (mixed on purpose): each one's share.
+function setupsSection(input: CardInput): string[] {
+  const roles = [['agent', 'agent_setup', 'agent_model'], ['judge', 'judge_setup', 'judge_model']] as const;
+  const mixed = roles.some(([role, key]) => new Set(input.episodes.filter((p) => role === 'agent' || p.verdict !== null).map((p) => p[key])).size > 1);
+  if (!mixed) return [];
+  const rows = roles.flatMap(([role, key, modelKey]) => {
+    const counts = new Map<string | null, { models: Set<string>; episodes: number; steps: number }>();
+    const at = (p: Provenance) => {
+      let c = counts.get(p[key]);
+      if (!c) counts.set(p[key], (c = { models: new Set(), episodes: 0, steps: 0 }));
+      return c;
+    };
+    // An episode not judged has no judge set-up: it is not counted under the judge's.
+    const counted = (p: Provenance) => role === 'agent' || p.verdict !== null;
+    for (const p of input.episodes.filter(counted)) {
+      const c = at(p);
+      c.episodes++;
+      if (p[modelKey] !== null) c.models.add(p[modelKey]);
+    }
+    for (const s of input.steps) if (counted(s.provenance)) at(s.provenance).steps += s.rows;
+    return [...counts].map(([digest, c]) => [role, digest ?? 'none recorded', [...c.models].sort().join(', ') || 'unknown', String(c.episodes), String(c.steps)]);
+  });
+  return [
+    '## Set-ups',
+    '',
+    'The episodes were made with more than one set-up (mixed on purpose); each set-up\'s share:',
+    '',
+    table(['role', 'set-up', 'model', 'episodes', 'training steps'], rows),
+    '',
+  ];
 }
 
 function countsTable(input: CardInput): string {

@@ -47,6 +47,8 @@ const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
   library_version: string,
   origin: string,
   parent_task_id: string,
+  agent_setup: string,
+  judge_setup: string,
 };
 const provenanceFeatures: Features = PROVENANCE_FIELDS.map((name) => [name, PROVENANCE_TYPES[name]] as const);
 

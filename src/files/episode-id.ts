@@ -82,21 +82,21 @@ async function readState(
   store: FileStore,
   judgeDir: string,
   taskId: string,
-): Promise<{ record: Uint8Array | null; episodeId: string | null; bound: boolean }> {
+): Promise<{ record: Uint8Array | null; episodeId: string | null; bound: boolean; setup: string | null }> {
   const record = await readBytesIfExists(store, path.posix.join(judgeDir, `${taskId}.json`));
-  if (record === null) return { record, episodeId: null, bound: false };
+  if (record === null) return { record, episodeId: null, bound: false, setup: null };
   const text = await readBytesIfExists(store, bindingFileOf(judgeDir, taskId));
-  if (text === null) return { record, episodeId: null, bound: false };
+  if (text === null) return { record, episodeId: null, bound: false, setup: null };
   let parsed;
   try {
     parsed = EpisodeBindingSchema.safeParse(JSON.parse(Buffer.from(text).toString('utf8')));
   } catch {
-    return { record, episodeId: null, bound: true }; // a binding that does not parse binds to nothing
+    return { record, episodeId: null, bound: true, setup: null }; // a binding that does not parse binds to nothing
   }
   if (!parsed.success || parsed.data.task_id !== taskId || parsed.data.record !== recordDigest(record)) {
-    return { record, episodeId: null, bound: true };
+    return { record, episodeId: null, bound: true, setup: null };
   }
-  return { record, episodeId: parsed.data.episode_id, bound: true };
+  return { record, episodeId: parsed.data.episode_id, bound: true, setup: parsed.data.setup ?? null };
 }
 
 /**
@@ -105,6 +105,14 @@ async function readState(
  */
 export async function judgedEpisodeIdOf(store: FileStore, judgeDir: string, taskId: string): Promise<string | null> {
   return (await readState(store, judgeDir, taskId)).episodeId;
+}
+
+/**
+ * The digest of the judge set-up that wrote `<judgeDir>/<task_id>.json`, from its binding; `null` when there is no
+ * record, no binding, a binding of another record, or one that names no set-up (bound after the fact).
+ */
+export async function judgedSetupOf(store: FileStore, judgeDir: string, taskId: string): Promise<string | null> {
+  return (await readState(store, judgeDir, taskId)).setup;
 }
 
 /** How the judge record of `taskId` stands against the episode whose id is `episodeId` ({@link episodeIdOf}). */
@@ -123,7 +131,8 @@ export async function judgeRecordState(
 /**
  * Writes the binding of the record `recordText` (about to be written, or on disk) to episode `episodeId`. Written
  * before the record: a crash between the two leaves a binding whose digest names the new record, so the old
- * record on disk reads as stale, never as current.
+ * record on disk reads as stale, never as current. `setup` is the digest of the judge set-up that made the record,
+ * given only by the writer of the record (a record bound after the fact, such as the seed's, names none).
  */
 export async function bindJudgeRecord(
   store: FileStore,
@@ -131,7 +140,8 @@ export async function bindJudgeRecord(
   taskId: string,
   episodeId: string,
   recordText: string | Uint8Array,
+  setup?: string,
 ): Promise<void> {
-  const binding = { task_id: taskId, episode_id: episodeId, record: recordDigest(recordText) };
+  const binding = { task_id: taskId, episode_id: episodeId, record: recordDigest(recordText), ...(setup ? { setup } : {}) };
   await store.writeAtomic(bindingFileOf(judgeDir, taskId), `${JSON.stringify(binding)}\n`);
 }

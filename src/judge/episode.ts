@@ -1,6 +1,6 @@
 /** Judging one episode: the seed's `judge_episode`. @module */
 import path from 'node:path';
-import { bindJudgeRecord, episodeIdOf, judgeRecordState, type JudgeRecordState } from '../files/episode-id';
+import { bindJudgeRecord, episodeIdOf, judgedSetupOf, judgeRecordState, type JudgeRecordState } from '../files/episode-id';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
@@ -116,6 +116,11 @@ export interface JudgeEpisodeOptions {
    * calls and tokens spent (what the lab counts). Default: for every variant but the seed's.
    */
   readonly extraFields?: boolean;
+  /**
+   * The digest of the judge set-up (`_setup/<digest>.json` of `judgeDir`) that makes the record, written in its
+   * binding so that a dir judged with several set-ups counts per set-up. {@link runJudge} passes its own.
+   */
+  readonly setup?: string;
 }
 
 /** How {@link judgeEpisodeDetailed} ended. */
@@ -172,7 +177,7 @@ export function combineVotes(verdicts: readonly string[], combine: 'majority' | 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; why?: string }> {
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; setup: string | null; why?: string }> {
   const { store } = options;
   const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
@@ -190,10 +195,11 @@ export async function judgeEpisodeDetailed(
     if (identity === 'unbound' && episodeId !== null) {
       await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
     }
-    return { record: cached, outcome: 'cached', identity };
+    return { record: cached, outcome: 'cached', identity, setup: await judgedSetupOf(store, options.judgeDir, taskId) };
   }
+  const setup = options.setup ?? null;
   const request = await readJudgeRequest(store, options.episode, options.instruction, variant);
-  if (!request) return { record: null, outcome: 'no-inputs', identity };
+  if (!request) return { record: null, outcome: 'no-inputs', identity, setup };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
@@ -219,12 +225,12 @@ export async function judgeEpisodeDetailed(
   // bindJudgeRecord); grade inputs were read, so the episode has an id.
   if (ok) {
     const text = pyDumps(record, { indent: 1, ensureAscii: false });
-    await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text);
+    await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text, options.setup);
     await store.writeAtomic(dst, text);
   }
-  if (ok) return { record, outcome: 'judged', identity };
+  if (ok) return { record, outcome: 'judged', identity, setup };
   const failed = votes.find((v) => !(VERDICTS as readonly string[]).includes(v.verdict))!;
-  return { record, outcome: 'no-verdict', identity, why: whyNoVerdict(failed) };
+  return { record, outcome: 'no-verdict', identity, setup, why: whyNoVerdict(failed) };
 }
 
 // The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.

@@ -18,6 +18,7 @@ import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { episodeDirOf, episodeFile, judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
 import { claimSetup, formatDifferences } from '../files/setup';
+import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { judgeSetup } from './setup';
 import { checkEntry } from '../core/check';
 
@@ -143,6 +144,11 @@ export interface JudgeResult {
   readonly failures: readonly CallFailure[];
   /** The records counted per model that made them (more than one only in a dir judged with `mixSetup`). */
   readonly byModel: readonly ModelCount[];
+  /**
+   * The records counted per judge set-up that made them (more than one only in a dir judged with `mixSetup`, or
+   * beside records of the seed or an earlier taskgen, which name no set-up: `digest: null`).
+   */
+  readonly bySetup: readonly SetupCount[];
   /** Episodes left without a verdict (not written; a rerun judges them), with why: the reply did not parse, or the call failed. */
   readonly noVerdict: readonly NoVerdictCause[];
 }
@@ -220,6 +226,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const whys: Array<string | undefined> = new Array(total).fill(undefined);
+  const setups: Array<string | null> = new Array(total).fill(null);
   const errors: Array<{ taskId: string; error: string }> = [];
   let done = 0;
   let unbound = 0;
@@ -233,7 +240,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome, identity, why } = await judgeEpisodeDetailed({
+        const { record, outcome, identity, why, setup: madeBy } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -244,8 +251,10 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
           recorded,
           variant: options.variant,
           extraFields: options.extraFields,
+          setup: setup.digest,
         });
         results[i] = record;
+        setups[i] = madeBy;
         whys[i] = why;
         if (identity === 'stale') {
           options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
@@ -281,6 +290,10 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   const noVerdict = episodes.flatMap((taskId, i) => (whys[i] !== undefined ? [{ taskId, why: whys[i]! }] : []));
   const success = records.reduce((k, r) => k + (pyNumber(r.predicted_label) ?? 0), 0);
   const byModel = countByModel(records);
+  const bySetup = countBySetup(
+    setup.records,
+    results.flatMap((r, i) => (r ? [{ setup: setups[i]!, success: pyNumber(r.predicted_label) === 1 }] : [])),
+  );
   const summary: JudgeSummary = {
     episodes: records.length,
     success,
@@ -291,7 +304,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
     judge: byModel.length ? byModel.map((m) => m.model).join(', ') : model,
   };
   options.onEvent?.({ type: 'done', summary });
-  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, byModel, noVerdict };
+  return { summary, records, errors, judgeDir, tasks, callErrors: guard.failed, failures: guard.failures, byModel, bySetup, noVerdict };
 }
 
 /** The summary as the seed prints it: `json.dumps(summary)` (`rate` always a float, `0.5`, `1.0`). */

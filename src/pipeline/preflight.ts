@@ -11,6 +11,9 @@ import { judgeSetup } from '../judge/setup';
 import type { LanguageModel } from '../models/types';
 import { assertPreflight } from '../preflight/run';
 import { PROPOSE_DEFAULTS, proposeSetup } from '../propose/setup';
+import { RELABEL_DEFAULTS, relabelSetup } from '../relabel/setup';
+import { verifiersSetup } from '../verifiers/setup';
+import { judgeDirOf, relabelDirOf } from '../files/layout';
 import { policyFor, type StageContext } from './context';
 
 /** Refuses a dir recorded with another set-up (unless `mixSetup`), then throws a `PreflightError` for what is missing. */
@@ -31,6 +34,16 @@ export async function preflightPipeline(ctx: StageContext): Promise<void> {
   if (judge) {
     if (runs('judge')) setups.push({ dir: layout.runJudge, setup: judgeSetup(judge, judge.modelId, undefined) });
     if (runs('validate')) setups.push({ dir: layout.humanJudge, setup: judgeSetup(judge, judge.modelId, undefined) });
+  }
+  const writer = config.verifierWriter ?? config.proposer;
+  if (runs('verifiers') && writer) {
+    setups.push({ dir: path.posix.dirname(layout.verifiers), setup: verifiersSetup({ out: layout.verifiers, model: writer.modelId, provider: writer.provider, ...(writer.endpoint ? { endpoint: writer.endpoint } : {}) }) });
+  }
+  const relabelJudge = config.relabelJudge ?? judge;
+  if (runs('relabel') && config.relabeler && relabelJudge) {
+    const out = relabelDirOf(layout.run);
+    setups.push({ dir: out, setup: relabelSetup({ llm: config.relabeler, judge: relabelJudge, k: config.relabelK ?? RELABEL_DEFAULTS.k, screenshots: RELABEL_DEFAULTS.screenshots }) });
+    setups.push({ dir: judgeDirOf(out), setup: judgeSetup(relabelJudge, relabelJudge.modelId, undefined) });
   }
   for (const { dir, setup } of setups) await compareSetup({ store, dir, setup, mix: config.mixSetup });
   if (config.preflight === false) return;

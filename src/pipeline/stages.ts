@@ -110,6 +110,7 @@ export async function verifiersStage(ctx: StageContext): Promise<VerifiersStageS
       store: ctx.store,
       onEvent: (event) => ctx.emit({ type: 'verifiers', event }),
       ...(config.signal ? { signal: config.signal } : {}),
+      ...mixOf(ctx),
     });
     if (r.errors.length) ctx.incomplete.push(`verifiers: ${r.errors.length} tasks failed; a rerun tries them again${firstCause(r.failures, `${r.errors[0]!.taskId}: ${r.errors[0]!.error}`)}`);
     return {
@@ -185,6 +186,7 @@ export async function relabelStage(ctx: StageContext): Promise<RelabelStageSumma
       store: ctx.store,
       onEvent: (event) => ctx.emit({ type: 'relabel', event }),
       ...shardOf(ctx),
+      ...mixOf(ctx),
     });
     if (result.errors.length) ctx.incomplete.push(`relabel: ${result.errors.length} episodes not relabeled; a rerun relabels them${firstCause(result.failures, `${result.errors[0]!.taskId}: ${result.errors[0]!.error}`)}`);
     return { summary: result.summary };
@@ -265,6 +267,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     ranSteps: summary.steps,
     failed: summary.failed,
     verified: total ? { total, passed, rate: passed / total } : null,
+    bySetup: summary.finished.bySetup,
   };
 }
 
@@ -295,6 +298,7 @@ function judgeFigures(ctx: StageContext, stage: 'judge' | 'validate', result: Ju
   return {
     episodes: s.episodes, success: s.success, rate: s.rate, judged, noVerdict: s.no_verdict, errors: s.errors, model: s.judge,
     callErrors: result.callErrors, failures: result.failures, noVerdictCauses: result.noVerdict.slice(0, SHOWN_CAUSES),
+    bySetup: result.bySetup,
   };
 }
 

@@ -18,6 +18,7 @@ import type { RowsEvent } from '../rows';
 import type { WriteVerifiersEvent } from '../verifiers/run';
 import type { RelabelEvent, RelabelSummary } from '../relabel/run';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
+import type { SetupCount } from '../files/setup-counts';
 import type { Shard } from '../shards/shard';
 import type { SiteSource } from '../sites/types';
 import type { PipelineLayout } from './layout';
@@ -214,6 +215,8 @@ export interface AttemptStageSummary extends StageFigures {
   readonly failed: number;
   /** Verified episodes of the run and how many passed (human tasks); `null` for a run without verifiers. */
   readonly verified: { readonly total: number; readonly passed: number; readonly rate: number } | null;
+  /** The finished episodes per set-up that recorded them: more than one only when set-ups were mixed. */
+  readonly bySetup: readonly SetupCount[];
 }
 
 /** `judge` (and the judge half of `validate`): the judge records of a run. */
@@ -241,6 +244,8 @@ export interface JudgeStageSummary extends StageFigures {
    * excerpt of it, keys removed), or the call failed.
    */
   readonly noVerdictCauses: readonly NoVerdictCause[];
+  /** The records per judge set-up that made them: more than one only when set-ups were mixed. */
+  readonly bySetup: readonly SetupCount[];
 }
 
 /** `verifiers`: a verifier written for each proposed task with a judged success (`<dir>/verifiers.jsonl`). */

@@ -44,6 +44,8 @@ export interface RelabelEpisodeInput {
   readonly screenshots: number;
   /** The site context text for the prompt, by site (`''` when not at hand). */
   readonly context: (site: string) => Promise<{ name: string; home: string; text: string }>;
+  /** The digest of the judge set-up recorded in the relabel dir's judge dir, written in each record's binding. */
+  readonly judgeSetup?: string;
 }
 
 /** One parent's relabels; `complete: false` when a judgment gave no verdict (a rerun judges it again). */
@@ -116,7 +118,7 @@ async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeI
   if (!again.holds) return { ...placed, rows, status: 'claim-failed', detail: `holds at step ${result.firstStep} but not on the episode cut at ${prefix}: ${again.detail}` };
   // Judged anew even when a killed pass left a record: the parent is the unit of resumption, so its record counts
   // every call it took, as one uninterrupted pass would (a kept record would count none).
-  const judged = await judgeEpisodeDetailed({ episode: dir, instruction: task.instruction, judgeDir: judgeDirOf(input.relabelDir), llm: judge, store: input.store, tries: input.tries, recorded: new Set() });
+  const judged = await judgeEpisodeDetailed({ episode: dir, instruction: task.instruction, judgeDir: judgeDirOf(input.relabelDir), llm: judge, store: input.store, tries: input.tries, recorded: new Set(), ...(input.judgeSetup ? { setup: input.judgeSetup } : {}) });
   if (judged.record === null || !judged.record.verdict) return null;
   const accepted = judged.record.predicted_label === 1;
   return { ...placed, rows, status: accepted ? 'accepted' : 'judged-failure', detail: result.detail };

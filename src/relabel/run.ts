@@ -14,7 +14,9 @@ import { episodeIdOf } from '../files/episode-id';
 import { judgeDirOf, judgeRecordFile, RELABEL_FILES, relabelDirOf, relabelParentFile, runFile } from '../files/layout';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
+import { claimSetup } from '../files/setup';
 import { loadInstructions } from '../judge/run';
+import { judgeSetup } from '../judge/setup';
 import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from '../models/failures';
 import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from '../models/prices';
 import type { LanguageModel } from '../models/types';
@@ -23,6 +25,7 @@ import { siteContext } from '../sites/context';
 import type { SiteSource } from '../sites/types';
 import { readParent, relabeledTask, relabelEpisode } from './episode';
 import { RelabelParentSchema, type RelabelParent, type RelabelStatus } from './record';
+import { RELABEL_DEFAULTS, relabelSetup } from './setup';
 
 /** Options of {@link runRelabel}. */
 export interface RelabelOptions {
@@ -56,6 +59,11 @@ export interface RelabelOptions {
   readonly store?: FileStore;
   /** Receives progress. */
   readonly onEvent?: (event: RelabelEvent) => void;
+  /**
+   * Relabel into a dir made with another set-up (another relabeler, judge, `k` or prompt) on purpose. Default
+   * false: such a dir is refused before any model call, the differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
 }
 
 /** The figures of a relabel pass (over every parent with a record, this pass's and earlier ones'). */
@@ -136,7 +144,7 @@ export interface RelabelResult {
 export async function runRelabel(options: RelabelOptions): Promise<RelabelResult> {
   const store = options.store ?? nodeStore();
   const { run } = options;
-  const k = options.k ?? 3;
+  const k = options.k ?? RELABEL_DEFAULTS.k;
   if (!Number.isInteger(k) || k < 1) throw new InputError({ file: '(options)', field: 'k' }, `must be a whole number >= 1, got ${k}`);
   if (!(await store.exists(run))) throw new InputError({ file: run }, 'no such run dir');
   const judgeDir = judgeDirOf(run);
@@ -154,6 +162,10 @@ export async function runRelabel(options: RelabelOptions): Promise<RelabelResult
     if (record === null || !record.verdict) unjudged++;
     else if (options.all || record.predicted_label !== 1) eligible.push(id);
   }
+  // Before any model call: a dir made with another relabeler or judge is refused (or mixed on purpose).
+  const screenshots = options.screenshots ?? RELABEL_DEFAULTS.screenshots;
+  await claimSetup({ store, dir: out, setup: relabelSetup({ llm: options.llm, judge: options.judge, k, screenshots }), mix: options.mixSetup });
+  const judged = await claimSetup({ store, dir: judgeDirOf(out), setup: judgeSetup(options.judge, options.judge.modelId, undefined), mix: options.mixSetup });
   await store.mkdir(path.posix.join(out, RELABEL_FILES.parents));
   const done = new Map<string, RelabelParent>();
   for (const id of eligible) {
@@ -184,7 +196,7 @@ export async function runRelabel(options: RelabelOptions): Promise<RelabelResult
         const { record, complete } = await relabelEpisode({
           store, run, taskId, relabelDir: out, context,
           llm: guard.wrap(options.llm, taskId), judge: guard.wrap(options.judge, taskId),
-          k, tries: options.tries ?? 3, screenshots: options.screenshots ?? 4,
+          k, tries: options.tries ?? 3, screenshots, judgeSetup: judged.digest,
         });
         if (!complete) throw new Error('a relabeled episode got no verdict from the judge: relabeled again on the next pass');
         await store.writeAtomic(relabelParentFile(out, taskId), `${JSON.stringify(record, null, 1)}\n`);

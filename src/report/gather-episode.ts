@@ -14,6 +14,7 @@ import { MAX_ITEMS, actionView, changeView, clip, isRecord, judgeView, requestVi
 import { issueOf, type ReportRunData } from './gather-run';
 import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
 import { EPISODE_FILES } from '../files/layout';
+import { judgedSetupOf } from '../files/episode-id';
 
 /** Options of {@link readReportEpisode}. */
 export interface ReadReportEpisodeOptions {
@@ -31,6 +32,8 @@ export interface ReportEpisode {
   readonly detail: ReportEpisodeDetail;
   /** The agent's tokens from `episode.json`; `null` when it records none. */
   readonly usage: { readonly model: string; readonly inputTokens: number; readonly outputTokens: number } | null;
+  /** The set-ups that recorded the episode (`setup` of `episode.json`) and wrote its judge record (its binding); `null` when unknown. */
+  readonly setups: { readonly agent: string | null; readonly judge: string | null };
 }
 
 type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & {
@@ -38,6 +41,7 @@ type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & {
   readonly task: Task | null;
   readonly answer: unknown;
   readonly usage: ReportEpisode['usage'];
+  readonly setup: string | null;
 };
 
 const STEP_SHOT = /^step_(\d+)\.png$/;
@@ -121,7 +125,8 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
     verifier: verifier === null ? null : { ok: verifier, file: path.basename(data.resultsFile ?? '') },
     notes: [...notes, ...overflowNotes(inputs)],
   };
-  return { summary, detail, usage: episode?.usage ?? null };
+  const judgeSetup = judge ? await judgedSetupOf(store, data.judgeDir, id) : null;
+  return { summary, detail, usage: episode?.usage ?? null, setups: { agent: episode?.setup ?? null, judge: judgeSetup } };
 }
 
 /** The seed's task ids are `tg-<site>-<md5[:8]>`: the site, when nothing else names it. */
@@ -162,6 +167,7 @@ async function readEpisodeFile(store: FileStore, file: string): Promise<EpisodeF
     task: task.success ? task.data : null,
     answer: value.answer,
     usage: usageOf(value),
+    setup: typeof value.setup === 'string' && value.setup ? value.setup : null,
   };
 }
 

@@ -116,8 +116,21 @@ function renderTotals(model: ReportPageModel): string {
       parts.push('<p class="note">No readable <code>_report.json</code> in the rows dir.</p>');
     }
   }
-  parts.push('</section>');
+  parts.push(...setupsTable(model.setups), '</section>');
   return parts.join('\n');
+}
+
+// Mixed set-ups: each one's share of the episodes and verdicts above, so the figures are not read as one model's.
+function setupsTable(lines: ReportPageModel['setups']): string[] {
+  if (lines.length === 0) return [];
+  const rows = lines.map(
+    (l) => `<tr data-mark="setup"><td>${l.stage}</td><td><code>${escapeHtml(l.setup)}</code></td><td>${l.episodes}</td><td>${l.success}</td></tr>`,
+  );
+  return [
+    '<h3 id="setups">Set-ups: this run mixes more than one</h3>',
+    '<table><thead><tr><th>stage</th><th>set-up</th><th>episodes or records</th><th>verifier passes or SUCCESS</th></tr></thead>',
+    `<tbody>${rows.join('')}</tbody></table>`,
+  ];
 }
 
 /** A rate with its 95% interval, as `0.667 [0.208, 0.939]`. */

@@ -197,6 +197,22 @@ export interface ReportPageModel {
   readonly usageSource: string;
   /** The rows page's file name beside `index.html`; `null` without a rows dir. */
   readonly rowsPage: string | null;
+  /** Episodes and verdicts per set-up, for a run of mixed set-ups; `[]` when each stage had one. */
+  readonly setups: readonly ReportSetupLine[];
+}
+
+/** One set-up's share of a stage's outputs. */
+export interface ReportSetupLine {
+  /** `attempt` (the run's episodes) or `judge` (its judge records). */
+  readonly stage: 'attempt' | 'judge';
+  /** The set-up in words: its digest and model (`a1b2… (model x, max_steps 15)`), or that none was recorded. */
+  readonly setup: string;
+  /** Its digest; `null` for outputs that name no set-up. */
+  readonly digest: string | null;
+  /** Episodes it recorded, or records it wrote. */
+  readonly episodes: number;
+  /** Of them: verifier passes (attempt), SUCCESS verdicts (judge). */
+  readonly success: number;
 }
 
 /** Tokens and cost of one stage's calls to one model. */

@@ -21,6 +21,7 @@ import type { UsageSummary } from '../models/usage';
 import type { ReportEpisode } from './gather-episode';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
 import { checkEntry } from '../core/check';
+import { reportSetups } from './setups';
 
 /** The rows page's file name, beside `index.html` (written when a rows dir is given). */
 export const ROWS_PAGE = 'rows.html';
@@ -86,15 +87,17 @@ export async function runReport(options: ReportOptions): Promise<string> {
 
   const summaries: ReportEpisodeSummary[] = new Array(data.ids.length);
   const agentUsage: Array<ReportEpisode['usage']> = new Array(data.ids.length);
+  const setups: Array<ReportEpisode['setups']> = new Array(data.ids.length);
   const queue = new PQueue({ concurrency: options.workers ?? 16 });
   let done = 0;
   await Promise.all(
     data.ids.map((id, i) =>
       queue.add(async () => {
-        const { summary, detail, usage } = await readReportEpisode(data, id, { store, onIssue });
+        const { summary, detail, usage, setups: madeBy } = await readReportEpisode(data, id, { store, onIssue });
         await store.writeAtomic(path.join(out, 'episodes', `${id}.js`), renderEpisodeScript(detail));
         summaries[i] = summary;
         agentUsage[i] = usage;
+        setups[i] = madeBy;
         emit({ type: 'episode', taskId: id, done: ++done, total: data.ids.length });
       }),
     ),
@@ -120,6 +123,7 @@ export async function runReport(options: ReportOptions): Promise<string> {
     usage: usage.lines,
     usageSource: usage.source,
     rowsPage: rowsDir === null ? null : ROWS_PAGE,
+    setups: await reportSetups(store, data, summaries.map((summary, i) => ({ summary, setups: setups[i]! }))),
   };
   const file = path.join(out, 'index.html');
   await store.writeAtomic(file, renderPage(model));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { provenanceFileOf } from '../files/layout';
 import { z } from 'zod';
 import { version } from '../../package.json';
-import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf } from '../files/episode-id';
+import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf, judgedSetupOf } from '../files/episode-id';
 import { InputError } from '../core/errors';
 import type { FileStore } from '../files/types';
 import { readJsonFileIfExists } from '../core/io';
@@ -68,6 +68,13 @@ export const ProvenanceSchema = z.object({
   origin: z.enum(['task', 'relabel']),
   /** A relabeled task's parent task (whose episode it was cut from); null for the run's own tasks. */
   parent_task_id: z.string().nullable(),
+  /**
+   * The digest of the run's set-up that recorded the episode (`<run>/_setup/<digest>.json`: agent model, max steps,
+   * site prefix); null when the episode names none (the seed's, or an earlier taskgen's).
+   */
+  agent_setup: z.string().nullable().default(null),
+  /** The digest of the judge set-up that wrote the verdict (`<run>_judge/_setup/<digest>.json`); null when unknown. */
+  judge_setup: z.string().nullable().default(null),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -132,7 +139,8 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   if (record && record.task_id !== taskId) {
     throw new InputError({ file: recordFile, field: 'task_id' }, `episode ${taskId}: the record is for ${record.task_id}`);
   }
-  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, recipe: input.recipe, results: input.results });
+  const judgeSetup = record ? await judgedSetupOf(store, judgeDir, taskId) : null;
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup, recipe: input.recipe, results: input.results });
   return { episode, record, provenance };
 }
 
@@ -145,6 +153,8 @@ export interface ProvenanceParts {
   readonly episode: Episode | null;
   readonly record: JudgeRecord | null;
   readonly episodeId: string | null;
+  /** The judge set-up that wrote the record, from its binding; default null (unknown). */
+  readonly judgeSetup?: string | null;
   readonly recipe?: Recipe;
   readonly results?: ReadonlyMap<string, boolean>;
 }
@@ -171,6 +181,8 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     library_version: LIBRARY.version,
     origin: task.origin === 'relabel' ? 'relabel' : 'task',
     parent_task_id: stringOr(task.parent_task_id) ?? null,
+    agent_setup: stringOr(episode?.setup) ?? null,
+    judge_setup: record ? (parts.judgeSetup ?? null) : null,
   };
 }
 

@@ -22,6 +22,8 @@ import { siteContext } from '../sites/context';
 import type { SiteSource } from '../sites/types';
 import { appendWrittenVerifiers, mendTornEnd, readWrittenVerifiers, type WrittenVerifier } from './file';
 import { SYSTEM_VERIFIER, parseClaimReply, verifierPrompt } from './prompt';
+import { verifiersSetup } from './setup';
+import { claimSetup } from '../files/setup';
 
 /** Options of {@link runWriteVerifiers}. */
 export interface WriteVerifiersOptions {
@@ -51,6 +53,11 @@ export interface WriteVerifiersOptions {
   readonly onEvent?: (event: WriteVerifiersEvent) => void;
   /** Stops the run: no new task starts; lines already appended are kept. */
   readonly signal?: AbortSignal;
+  /**
+   * Append to a verifiers file written with another set-up (another writer model or prompt) on purpose. Default
+   * false: such a file is refused before any model call, the differences named (`SetupMismatchError`).
+   */
+  readonly mixSetup?: boolean;
 }
 
 /** What became of one task's attempt. */
@@ -125,6 +132,8 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
   const file = options.out ?? verifiersFileOf(tasksFile);
   const judgeDir = options.judgeDir ?? judgeDirOf(run);
   const model = options.model ?? llm.modelId;
+  // Before any model call: a verifiers file written with another writer or prompt is refused (or mixed on purpose).
+  await claimSetup({ store, dir: path.posix.dirname(file), setup: verifiersSetup({ out: file, model, provider: llm.provider, ...(llm.endpoint ? { endpoint: llm.endpoint } : {}) }), mix: options.mixSetup });
   const onIssue = (i: JsonlIssue) => emit({ type: 'warning', message: `${i.file}:${i.line}: ${i.problem}` });
   const proposed = (await readJsonl(store, tasksFile, TaskSchema, { lenient: true, onIssue })).filter((t) => t.verifier === null);
   const existing = await readWrittenVerifiers(store, file);
