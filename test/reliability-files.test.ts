@@ -216,6 +216,17 @@ describe('derived files', () => {
     // Written again from the same episodes: nothing differs, nothing more kept.
     await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }) });
     expect((await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.'))).toHaveLength(1);
+    // A file that does not parse is kept too, named by its line.
+    await fs.writeFile(path.join(run, 'results.jsonl'), 'garbage{\n');
+    const again: JudgeEvent[] = [];
+    await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }), onEvent: (e) => again.push(e) });
+    const kept = (await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.') && n !== aside[0]);
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(run, '_aside', kept[0]!), 'utf8')).toBe('garbage{\n');
+    expect(again).toContainEqual({
+      type: 'warning',
+      message: `${run}/results.jsonl:1: not valid JSON: Expecting value: skipped; rewritten from the episodes, the old file kept in ${run}/_aside/${kept[0]}`,
+    });
   });
 });
 
