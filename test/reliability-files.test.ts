@@ -7,9 +7,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  InputError, fakeLLM, runAttempt, runJudge, runPropose, runReport, runRows, runValidate, runWriteVerifiers, memorySource, type AttemptEvent, type BrowserHost,
+  InputError, fakeLLM, nodeStore, readJsonl, runAttempt, runJudge, runPropose, runReport, runRows, runValidate, runWriteVerifiers, memorySource, type AttemptEvent, type BrowserHost,
   type JudgeEvent, type ReportEvent, type RowsEvent, type Task,
 } from '../src/index';
+import { TaskSchema } from '../src/formats';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
 const ID = 'tg-shop-00000001';
@@ -290,6 +291,18 @@ describe('every odd file named', () => {
     const verifiers = await runWriteVerifiers({ run, llm: writer, out: dir }).catch((e: unknown) => e);
     expect(verifiers).toBeInstanceOf(InputError);
     expect((verifiers as Error).message).toBe(`${dir}: is a directory, not a file: give a file's path`);
+    expect(writer.calls).toHaveLength(0);
+  });
+
+  it('a tasks file that is a directory is named, not a raw EISDIR without its path', async () => {
+    const dir = await tempDir('files-odd-');
+    const isDir = `${dir}: is a directory, not a file: give a file's path`;
+    // As `taskgen attempt --tasks DIR` reads it.
+    await expect(readJsonl(nodeStore(), dir, TaskSchema)).rejects.toThrow(isDir);
+    const run = path.join(dir, 'run');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{"answer": "x"}', record: recordText(ID, 1) }], [TASK]);
+    const writer = fakeLLM({ replies: ['{}'] });
+    await expect(runWriteVerifiers({ run, llm: writer, tasks: dir })).rejects.toThrow(isDir);
     expect(writer.calls).toHaveLength(0);
   });
 });
