@@ -6,11 +6,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError, fakeLLM, nodeStore, runAttempt, runJudge, runPropose, runReport, runRows, runValidate, memorySource, type JudgeEvent, type ReportEvent, type RowsEvent, type Task } from '../src/index';
-import { scanRun } from '../src/attempt/run-dir';
+import {
+  InputError, fakeLLM, nodeStore, readJsonl, runAttempt, runJudge, runPropose, runReport, runRows, runValidate, runWriteVerifiers, memorySource, type AttemptEvent, type BrowserHost,
+  type JudgeEvent, type ReportEvent, type RowsEvent, type Task,
+} from '../src/index';
+import { TaskSchema } from '../src/formats';
 import { recordText, rowsText, tempDir, writeRun } from './helpers/runs';
 
-const store = nodeStore();
 const ID = 'tg-shop-00000001';
 const TASK: Task = {
   kind: 'proposed', task_id: ID, site: 'shop', sites: ['shop'], macro: 'proposed', macros: [],
@@ -23,21 +25,37 @@ function pythonEpisode(task: object = TASK, ms = 'NaN'): string {
   return `{"task": ${JSON.stringify(task)}, "outcome": "done", "steps": 2.0, "answer": null, "timings": {"started": "a", "ended": "b", "ms": ${ms}}, "model": "m", "error": null, "score": -Infinity}\n`;
 }
 
+// A policy and a browser that a test only reaching the episodes to redo never gets to use.
+const NOT_CALLED = { name: 'none', decide: () => Promise.reject(new Error('the policy is not called in this test')) };
+const NO_BROWSER: BrowserHost = {
+  browser: () => Promise.reject(new Error('no browser in this test: it only looks at what is redone')),
+  launches: 0,
+  close: async () => {},
+};
+
 describe('JSON written by Python', () => {
-  it('keeps a finished episode whose episode.json has NaN, Infinity, 2.0 or a BOM: not quarantined, not run again', async () => {
+  it('keeps a finished, judged episode whose episode.json has NaN, Infinity, 2.0 or a BOM: not quarantined, not run again, not judged again', async () => {
     const run = await tempDir('files-py-');
     const ids = ['tg-shop-00000001', 'tg-shop-00000002', 'tg-shop-00000003'];
-    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}' })));
-    await fs.writeFile(path.join(run, ids[0]!, 'episode.json'), pythonEpisode({ ...TASK, task_id: ids[0] }));
-    await fs.writeFile(path.join(run, ids[1]!, 'episode.json'), BOM + pythonEpisode({ ...TASK, task_id: ids[1] }, 'Infinity'));
-    await fs.writeFile(path.join(run, ids[2]!, 'episode.json'), pythonEpisode({ ...TASK, task_id: ids[2] }, '-1'));
-    const warnings: string[] = [];
-    const finished = await scanRun(store, run, ids, { onWarning: (m) => warnings.push(m) });
-    expect([...finished.keys()]).toEqual(ids.slice(0, 2));
-    expect(finished.get(ids[0]!)!.episode).toMatchObject({ steps: 2, timings: { ms: Number.NaN } });
+    const tasks = ids.map((task_id) => ({ ...TASK, task_id }));
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}', record: recordText(taskId, 1) })));
+    const written = [pythonEpisode(tasks[0]), BOM + pythonEpisode(tasks[1], 'Infinity'), pythonEpisode(tasks[2], '-1')];
+    for (const [i, id] of ids.entries()) await fs.writeFile(path.join(run, id, 'episode.json'), written[i]!);
+    const events: AttemptEvent[] = [];
+    const result = await runAttempt({ tasks, policy: NOT_CALLED, source: { baseUrl: 'http://127.0.0.1:9' }, out: run, browser: NO_BROWSER, retries: 0, onEvent: (e) => events.push(e) });
+    // The Python-written two stay finished (their 2.0 steps read as 2); only the bad one is tried again.
+    expect(result.finished).toMatchObject({ episodes: 2, steps: 4, outcomes: { done: 2 } });
+    expect(events.filter((e) => e.type === 'episode-start')).toEqual([{ type: 'episode-start', taskId: ids[2] }]);
+    for (const i of [0, 1]) expect(await fs.readFile(path.join(run, ids[i]!, 'episode.json'), 'utf8')).toBe(written[i]);
     // A negative duration is still a bad file, named with its field.
+    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
     expect(warnings).toEqual([expect.stringContaining(`${run}/${ids[2]}/episode.json: timings.ms: expected a duration in ms`)]);
-    expect(await fs.readdir(run)).toEqual(expect.arrayContaining([ids[0], ids[1], '_quarantine']));
+    expect(await fs.readdir(path.join(run, '_quarantine'))).toEqual([expect.stringMatching(new RegExp(`^${ids[2]}\\.bad\\.`))]);
+    // Their records stay theirs: the judge binds them and calls no model.
+    const llm = fakeLLM({ replies: () => '{"verdict": "SUCCESS"}' });
+    const judged = await runJudge({ run, llm });
+    expect(llm.calls).toHaveLength(0);
+    expect(judged.records.map((r) => r.task_id)).toEqual(ids.slice(0, 2));
   });
 
   it('judges grade_inputs.json with a BOM and NaN as Python would: the same prompt, NaN printed as json.dumps does', async () => {
@@ -89,6 +107,14 @@ describe('JSON written by Python', () => {
     await expect(runRows({ run, out: `${run}-rows`, tasks: ids.map((task_id) => ({ task_id, site: 'shop' })) })).rejects.toThrow(
       `${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1`,
     );
+    // The judge neither counts it nor judges over it (the file is the user's to mend); the report names it.
+    const judged = await runJudge({ run, llm });
+    expect(llm.calls).toHaveLength(0);
+    expect(judged.errors).toEqual([{ taskId: 'shop-2', error: `InputError: ${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1` }]);
+    expect(await fs.readFile(path.join(`${run}_judge`, 'shop-2.json'), 'utf8')).toContain('"predicted_label": "yes"');
+    const issues: ReportEvent[] = [];
+    await runReport({ run, out: `${run}_report`, onEvent: (e) => void (e.type === 'issue' && issues.push(e)) });
+    expect(issues).toContainEqual({ type: 'issue', file: `${run}_judge/shop-2.json`, problem: 'predicted_label: expected the number 0 or 1' });
   });
 });
 
@@ -191,6 +217,17 @@ describe('derived files', () => {
     // Written again from the same episodes: nothing differs, nothing more kept.
     await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }) });
     expect((await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.'))).toHaveLength(1);
+    // A file that does not parse is kept too, named by its line.
+    await fs.writeFile(path.join(run, 'results.jsonl'), 'garbage{\n');
+    const again: JudgeEvent[] = [];
+    await runValidate({ run, llm: fakeLLM({ replies: ['{}'] }), onEvent: (e) => again.push(e) });
+    const kept = (await fs.readdir(path.join(run, '_aside'))).filter((n) => n.startsWith('results.jsonl.') && n !== aside[0]);
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(run, '_aside', kept[0]!), 'utf8')).toBe('garbage{\n');
+    expect(again).toContainEqual({
+      type: 'warning',
+      message: `${run}/results.jsonl:1: not valid JSON: Expecting value: skipped; rewritten from the episodes, the old file kept in ${run}/_aside/${kept[0]}`,
+    });
   });
 });
 
@@ -211,21 +248,31 @@ describe('every odd file named', () => {
     const run = await tempDir('files-odd-');
     await writeRun(run, [{ taskId: ID, gradeInputs: '{}' }]);
     await fs.writeFile(path.join(run, ID, 'episode.json'), pythonEpisode({ ...TASK, task_id: 'tg-shop-99999999' }, '5'));
-    const warnings: string[] = [];
-    const finished = await scanRun(store, run, [ID], { onWarning: (m) => warnings.push(m) });
-    expect(finished.size).toBe(0);
+    const events: AttemptEvent[] = [];
+    const result = await runAttempt({ tasks: [TASK], policy: NOT_CALLED, source: { baseUrl: 'http://127.0.0.1:9' }, out: run, browser: NO_BROWSER, retries: 0, onEvent: (e) => events.push(e) });
+    expect(result.finished.episodes).toBe(0);
+    expect(events.filter((e) => e.type === 'episode-start')).toEqual([{ type: 'episode-start', taskId: ID }]);
+    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
     expect(warnings).toEqual([expect.stringMatching(new RegExp(`^${run}/${ID}/episode.json: task.task_id: names task tg-shop-99999999, not ${ID}; the episode is redone and the old one kept in ${run}/_quarantine/`))]);
+    const [kept] = await fs.readdir(path.join(run, '_quarantine'));
+    expect(await fs.readFile(path.join(run, '_quarantine', kept!, 'episode.json'), 'utf8')).toContain('tg-shop-99999999');
   });
 
-  it('a --tasks file that gives an attempted task another instruction is refused, naming file, line and field', async () => {
+  it('a --tasks file that gives an attempted task another instruction or start page is refused, naming file, line and field', async () => {
     const run = await tempDir('files-odd-');
     await writeRun(run, [], [TASK]);
-    const changed = { ...TASK, instruction: 'sell the lamp' };
-    const error = await runAttempt({ tasks: [changed], policy: { name: 'none', decide: () => Promise.reject(new Error('not called')) }, source: { baseUrl: 'http://127.0.0.1:9' }, out: run }).catch((e: unknown) => e);
+    const attempt = (task: Task) => runAttempt({ tasks: [task], policy: NOT_CALLED, source: { baseUrl: 'http://127.0.0.1:9' }, out: run, browser: NO_BROWSER }).catch((e: unknown) => e);
+    const error = await attempt({ ...TASK, instruction: 'sell the lamp' });
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(
       `${run}/tasks.jsonl:1: instruction: task ${ID} is "buy a lamp" in the run but "sell the lamp" now: a run's task never changes; use another --out for the new tasks`,
     );
+    const moved = await attempt({ ...TASK, start_path: '/sites/shop/sale' });
+    expect(moved).toBeInstanceOf(InputError);
+    expect((moved as Error).message).toBe(
+      `${run}/tasks.jsonl:1: start_path: task ${ID} is "/sites/shop/" in the run but "/sites/shop/sale" now: a run's task never changes; use another --out for the new tasks`,
+    );
+    expect(await fs.readFile(path.join(run, 'tasks.jsonl'), 'utf8')).toBe(`${JSON.stringify(TASK)}\n`);
   });
 
   it('an out path that is a directory is a clear error, not a raw EISDIR', async () => {
@@ -236,5 +283,26 @@ describe('every odd file named', () => {
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toBe(`${dir}: is a directory, not a file: give a file's path`);
     expect(llm.calls).toHaveLength(0);
+    // The verifiers file too (`taskgen verifiers --out`), before any model call.
+    const run = path.join(dir, 'run');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{"answer": "x"}', record: recordText(ID, 1) }], [TASK]);
+    await fs.writeFile(path.join(run, ID, 'episode.json'), pythonEpisode(TASK, '5'));
+    const writer = fakeLLM({ replies: ['{}'] });
+    const verifiers = await runWriteVerifiers({ run, llm: writer, out: dir }).catch((e: unknown) => e);
+    expect(verifiers).toBeInstanceOf(InputError);
+    expect((verifiers as Error).message).toBe(`${dir}: is a directory, not a file: give a file's path`);
+    expect(writer.calls).toHaveLength(0);
+  });
+
+  it('a tasks file that is a directory is named, not a raw EISDIR without its path', async () => {
+    const dir = await tempDir('files-odd-');
+    const isDir = `${dir}: is a directory, not a file: give a file's path`;
+    // As `taskgen attempt --tasks DIR` reads it.
+    await expect(readJsonl(nodeStore(), dir, TaskSchema)).rejects.toThrow(isDir);
+    const run = path.join(dir, 'run');
+    await writeRun(run, [{ taskId: ID, gradeInputs: '{"answer": "x"}', record: recordText(ID, 1) }], [TASK]);
+    const writer = fakeLLM({ replies: ['{}'] });
+    await expect(runWriteVerifiers({ run, llm: writer, tasks: dir })).rejects.toThrow(isDir);
+    expect(writer.calls).toHaveLength(0);
   });
 });

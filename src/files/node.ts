@@ -14,8 +14,9 @@ import { SYMBOLIC_LINK_PROBLEM, guardText, namedIsDirectory, type CopyMode, type
  */
 export function nodeStore(): FileStore {
   return {
-    readText: async (p) => fs.readFileSync(p, 'utf8'),
-    readBytes: async (p) => new Uint8Array(fs.readFileSync(p)),
+    // A path given as a file that is a directory (`--tasks DIR`) is named, not a bare EISDIR without its path.
+    readText: async (p) => readNamed(p, () => fs.readFileSync(p, 'utf8')),
+    readBytes: async (p) => readNamed(p, () => new Uint8Array(fs.readFileSync(p))),
     exists: async (p) => fs.existsSync(p),
     async list(dir) {
       let entries: fs.Dirent[];
@@ -70,6 +71,14 @@ export function nodeStore(): FileStore {
       await fs.promises.rename(from, to);
     },
   };
+}
+
+function readNamed<T>(p: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw namedIsDirectory(error, p);
+  }
 }
 
 function copyTree(src: string, dst: string, mode: CopyMode): void {
