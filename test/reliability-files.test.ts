@@ -117,6 +117,37 @@ describe('symbolic links', () => {
     }
   });
 
+  it('rows leaves out an episode whose dir, rows dir or episode.json is a link (skipped, named) and one whose judge record is (a warning); nothing of them read or copied', async () => {
+    const run = await tempDir('files-link-');
+    const ids = ['tg-a-00000001', 'tg-a-00000002', 'tg-a-00000003', 'tg-a-00000004', 'tg-a-00000005'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}', rows: rowsText(2, taskId), record: recordText(taskId, 1) })));
+    // Outside the run: a whole episode and a judge record, each of a secret task.
+    const outside = await tempDir('files-outside-');
+    const secret = 'private bytes from outside the run';
+    await writeRun(outside, [{ taskId: 'x', gradeInputs: '{"answer": "x"}', rows: rowsText(3, secret), record: recordText(secret, 1) }]);
+    await fs.writeFile(path.join(outside, 'x', 'episode.json'), pythonEpisode({ ...TASK, instruction: secret }));
+    const linked: Array<[string, string]> = [
+      [path.join(run, ids[0]!), path.join(outside, 'x')],
+      [path.join(run, ids[1]!, 'rows'), path.join(outside, 'x', 'rows')],
+      [path.join(run, ids[2]!, 'episode.json'), path.join(outside, 'x', 'episode.json')],
+      [path.join(`${run}_judge`, `${ids[3]}.json`), path.join(`${outside}_judge`, 'x.json')],
+    ];
+    for (const [file, target] of linked) {
+      await fs.rm(file, { recursive: true, force: true });
+      await fs.symlink(target, file);
+    }
+    const out = `${run}-rows`;
+    const events: RowsEvent[] = [];
+    const result = await runRows({ run, out, tasks: ids.map((task_id) => ({ task_id, site: 'a' })), onEvent: (e) => events.push(e) });
+    const problem = 'a symbolic link, never followed (it may point out of the run): replace it with the file';
+    expect(result.skipped).toEqual(linked.slice(0, 3).map(([file], i) => ({ taskId: ids[i], reason: `${file}: ${problem}` })));
+    expect(events).toContainEqual({ type: 'warning', message: `${linked[3]![0]}: ${problem}: not a candidate` });
+    expect(result.picked).toEqual([ids[4]]);
+    // Neither the rows dir nor the provenance beside it holds anything from outside.
+    const written = [`${out}_provenance.jsonl`, ...(await fs.readdir(out, { recursive: true })).map((n) => path.join(out, n))];
+    for (const file of written) if ((await fs.lstat(file)).isFile()) expect(await fs.readFile(file, 'utf8')).not.toContain('private bytes');
+  });
+
   it('the judge refuses a screenshot, final.png or grade_inputs.json that links out of the run: an error naming it, never read', async () => {
     const run = await tempDir('files-link-');
     const ids = ['tg-a-00000001', 'tg-a-00000002', 'tg-a-00000003', 'tg-a-00000004'];

@@ -15,17 +15,19 @@ export const STEP_SHOT = /^step_[\s\S]*\.png$/;
 export interface EpisodeReads {
   /** Names in the episode dir itself (`episode.json`, `grade_inputs.json`, ...). */
   readonly files: ReadonlySet<string>;
-  /** Whether the step also reads `rows/` (every file of it: rows, their images, the copied `episode.json`). */
+  /** Whether the step reads `screenshots/` (its step screenshots). */
+  readonly screenshots?: boolean;
+  /** Whether the step reads `rows/` (every file of it: rows, their images, the copied `episode.json`). */
   readonly rows?: boolean;
 }
 
 /**
- * The paths of the symbolic links among the files an episode's step reads: `reads.files` of the episode dir, the
- * `screenshots` dir itself and its step screenshots, and with `reads.rows` the `rows` dir and its
- * files. A dir that is a link is named itself; its entries are not listed (listing would follow it).
+ * The paths of the symbolic links among the files an episode's step reads: `reads.files` of the episode dir, with
+ * `reads.screenshots` the `screenshots` dir itself and its step screenshots, and with `reads.rows` the `rows` dir
+ * and its files. A dir that is a link is named itself; its entries are not listed (listing would follow it).
  */
 export async function linkedEpisodeFiles(store: FileStore, episode: string, reads: EpisodeReads): Promise<string[]> {
-  const dirs = new Set<string>([EPISODE_FILES.screenshots, ...(reads.rows ? [EPISODE_FILES.rows] : [])]);
+  const dirs = new Set<string>([...(reads.screenshots ? [EPISODE_FILES.screenshots] : []), ...(reads.rows ? [EPISODE_FILES.rows] : [])]);
   const linked: string[] = [];
   const followed: string[] = [];
   for (const e of await store.list(episode)) {

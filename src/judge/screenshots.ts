@@ -66,4 +66,4 @@ export async function listScreenshots(store: FileStore, episode: string, k = 10,
  * The episode's own files the judge reads (its evidence, its identity, the final screenshot; the step screenshots
  * always): an episode with a symbolic link among them is refused (`refuseLinkedFiles`) before anything is read.
  */
-export const JUDGE_READS: EpisodeReads = { files: new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]) };
+export const JUDGE_READS: EpisodeReads = { files: new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]), screenshots: true };

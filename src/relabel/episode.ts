@@ -153,6 +153,7 @@ export function relabeledTask(parent: Task, p: Pick<Proposal, 'instruction' | 'k
  */
 const RELABEL_READS: EpisodeReads = {
   files: new Set([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs, EPISODE_FILES.agentSteps, EPISODE_FILES.evidenceSteps, EPISODE_FILES.final]),
+  screenshots: true,
   rows: true,
 };
 
