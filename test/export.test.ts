@@ -2,8 +2,8 @@
  * `taskgen export` on the sandbox demo's run (the CLI end to end, stand-in models): the Parquet shards read back
  * by hyparquet (independent of the library's reader) give the rows of `rows.jsonl` and the image files byte for
  * byte and one row per episode with the judge's verdicts; the features in the Parquet metadata and the card's
- * YAML are what `datasets` writes (a checked-in expected schema); a stale verdict, a missing screenshot or a torn
- * `rows.jsonl` stops the export with an error naming episode and file, and leaves no folder behind.
+ * YAML are what `datasets` writes (a checked-in expected schema); a stale verdict, a missing screenshot, a torn
+ * `rows.jsonl` or a file that is a symbolic link stops the export with an error naming episode and file, and leaves no folder behind.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -221,6 +221,25 @@ describe('taskgen export', () => {
       const { stderr, id, copy } = await broken('noshot', (copy, id) => fs.rm(path.join(copy, 'rows', id, 'step_0.png')));
       expect(stderr).toContain(`episode ${id}: missing screenshot step_0.png`);
       expect(stderr).toContain(path.join(copy, 'rows', id, 'step_0.png'));
+    });
+
+    // A copy of the file outside the run, linked in its place: its bytes are the same, so only the link stops it.
+    const linkOut = async (file: string) => {
+      const outside = path.join(await tempDir('export-outside-'), path.basename(file));
+      await fs.copyFile(file, outside);
+      await fs.rm(file);
+      await fs.symlink(outside, file);
+    };
+    const LINK = 'a symbolic link, never followed (it may point out of the run): replace it with the file';
+
+    it("an episode's grade_inputs.json that is a symbolic link", async () => {
+      const { stderr, id, copy } = await broken('linked-inputs', (copy, id) => linkOut(path.join(copy, 'run', id, 'grade_inputs.json')));
+      expect(stderr).toContain(`${path.join(copy, 'run', id, 'grade_inputs.json')}: episode ${id}: ${LINK}`);
+    });
+
+    it("a selected episode's rows.jsonl that is a symbolic link", async () => {
+      const { stderr, id, copy } = await broken('linked-rows', (copy, id) => linkOut(path.join(copy, 'rows', id, 'rows.jsonl')));
+      expect(stderr).toContain(`${path.join(copy, 'rows', id, 'rows.jsonl')}: episode ${id}: ${LINK}`);
     });
 
     it('a torn rows.jsonl', async () => {

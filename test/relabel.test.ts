@@ -125,6 +125,28 @@ describe('runRelabel', () => {
     expect(small.picked).toEqual([tasks[0]!.task_id]);
   });
 
+  it('refuses a parent whose screenshot, final.png, rows file, agent_steps.json, grade_inputs.json or episode.json is a symbolic link: named, nothing sent or copied', async () => {
+    const outside = path.join(await tempDir('relabel-outside-'), 'secret');
+    await fs.writeFile(outside, 'private bytes from outside the run');
+    const linked = ['screenshots/step_2.png', 'final.png', 'rows/step_0.png', 'rows/rows.jsonl', 'agent_steps.json', 'grade_inputs.json', 'episode.json'];
+    for (const [i, name] of linked.entries()) {
+      const run = path.join(await tempDir(), `rl${i}`);
+      await writeFailedRun(run);
+      const file = path.join(run, parent.task_id, name);
+      await fs.rm(file);
+      await fs.symlink(outside, file);
+      const llm = fakeLLM({ replies: () => JSON.stringify(proposals) });
+      const judge = fakeLLM({ replies: () => verdict('SUCCESS') });
+      const { errors, tasks, out } = await runRelabel({ run, llm, judge, k: 4 });
+      expect(errors).toEqual([{ taskId: parent.task_id, error: `InputError: ${file}: episode ${parent.task_id}: a symbolic link, never followed (it may point out of the run): replace it with the file` }]);
+      expect(llm.calls.length + judge.calls.length).toBe(0);
+      expect(tasks).toEqual([]);
+      // Nothing of the parent was copied: no cut episode, no parent record.
+      expect(await fs.readdir(out)).toEqual(['_parents', 'tasks.jsonl']);
+      expect(await fs.readdir(path.join(out, '_parents'))).toEqual([]);
+    }
+  });
+
   it('refuses a run that is not judged, naming the dir', async () => {
     const run = path.join(await tempDir(), 'r3');
     await fs.mkdir(run, { recursive: true });

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { InputError } from '../core/errors';
 import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
+import { refuseLinkedFiles, type EpisodeReads } from '../files/links';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
 import { isPlainName } from '../core/names';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
@@ -43,18 +44,29 @@ export interface RunSource {
   readonly judgeDir: string;
 }
 
-/** Reads a run's episodes, each checked ({@link readEpisodeProvenance}, screenshots on disk). */
+// What the export reads of an episode into the dataset: its summary, its evidence, its screenshots.
+const EXPORT_READS: EpisodeReads = { files: new Set(['episode.json', 'grade_inputs.json', 'final.png']), screenshots: true };
+
+/**
+ * Reads a run's episodes, each checked ({@link readEpisodeProvenance}, screenshots on disk). A file it would put
+ * in the dataset that is a symbolic link (the results, a judge record, an episode's files) stops the export, named.
+ */
 export async function planEpisodes(
   store: FileStore,
   source: RunSource,
   recipe: Recipe,
 ): Promise<PlannedEpisode[]> {
-  const results = await readResults(store, source.run);
+  const entries = await store.list(source.run);
+  const judgeLinks = await symbolicLinksIn(store, source.judgeDir);
+  const results = await readResults(store, source.run, new Set(entries.filter((e) => e.isSymbolicLink).map((e) => e.name)));
   const out: PlannedEpisode[] = [];
-  for (const entry of await store.list(source.run)) {
+  for (const entry of entries) {
     if (!entry.isDirectory || !isPlainName(entry.name)) continue;
     const dir = path.posix.join(source.run, entry.name);
     if (!(await store.exists(path.posix.join(dir, 'grade_inputs.json'))) && !(await store.exists(path.posix.join(dir, 'episode.json')))) continue;
+    await refuseLinkedFiles(store, dir, EXPORT_READS);
+    const recordFile = path.posix.join(source.judgeDir, `${entry.name}.json`);
+    if (judgeLinks.has(path.posix.basename(recordFile))) throw new InputError({ file: recordFile }, `episode ${entry.name}: ${SYMBOLIC_LINK_PROBLEM}`);
     const { episode, record, provenance } = await readEpisodeProvenance({
       store,
       run: source.run,
@@ -64,15 +76,12 @@ export async function planEpisodes(
       results,
     });
     const screenshots: string[] = [];
-    const links = await symbolicLinksIn(store, path.posix.join(dir, 'screenshots'));
     for (let i = 0; i < episode.steps; i++) {
       const file = path.posix.join(dir, 'screenshots', `step_${i}.png`);
-      if (links.has(path.posix.basename(file))) throw new InputError({ file }, `episode ${entry.name}: ${SYMBOLIC_LINK_PROBLEM}`);
       if (!(await store.exists(file))) throw new InputError({ file }, `episode ${entry.name}: missing screenshot of step ${i}`);
       screenshots.push(file);
     }
     const final = path.posix.join(dir, 'final.png');
-    if ((await symbolicLinksIn(store, dir)).has('final.png')) throw new InputError({ file: final }, `episode ${entry.name}: ${SYMBOLIC_LINK_PROBLEM}`);
     out.push({ dir, episode, record, provenance, screenshots, final: (await store.exists(final)) ? final : null });
   }
   return out;
@@ -103,9 +112,13 @@ export async function planSteps(
     if (planned.provenance.verdict !== true) {
       throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but its judge record is not a SUCCESS`);
     }
+    // Its rows, the copied episode.json and the images: none read through a link.
+    const links = await symbolicLinksIn(store, dir);
+    for (const name of ['rows.jsonl', 'episode.json']) {
+      if (links.has(name)) throw new InputError({ file: path.posix.join(dir, name) }, `episode ${taskId}: ${SYMBOLIC_LINK_PROBLEM}`);
+    }
     await checkCopy(store, planned, dir, recorded.get(taskId));
     const rows = await readStepRows(store, dir, taskId);
-    const links = await symbolicLinksIn(store, dir);
     for (const [i, row] of rows.entries()) {
       for (const image of row.images) {
         const file = path.posix.join(dir, image);
@@ -182,11 +195,13 @@ async function selectedIds(store: FileStore, rowsDir: string, recorded: Readonly
   return order;
 }
 
-// task_id -> ok: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins. A bad line stops.
-async function readResults(store: FileStore, run: string): Promise<Map<string, boolean>> {
+// task_id -> ok: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins. A bad line stops, and so
+// does a results file that is a symbolic link (in `links`, the run dir's).
+async function readResults(store: FileStore, run: string, links: ReadonlySet<string>): Promise<Map<string, boolean>> {
   const out = new Map<string, boolean>();
   for (const name of ['results_regraded.jsonl', 'results.jsonl']) {
     const file = path.posix.join(run, name);
+    if (links.has(name)) throw new InputError({ file }, SYMBOLIC_LINK_PROBLEM);
     const text = await readTextIfExists(store, file);
     if (text === null) continue;
     const lines = parseJsonl(text, file, ResultLineSchema, {

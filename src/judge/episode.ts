@@ -17,7 +17,8 @@ import { cpSlice, pyStrip } from '../core/py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
-import { listScreenshots, refuseLinkedFiles } from './screenshots';
+import { JUDGE_READS, listScreenshots } from './screenshots';
+import { refuseLinkedFiles } from '../files/links';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
 import { checkEntry } from '../core/check';
@@ -44,7 +45,7 @@ export async function buildJudgeRequest(
   options: { readonly store?: FileStore; readonly variant?: JudgeVariant } = {},
 ): Promise<JudgeRequest | null> {
   const store = options.store ?? nodeStore();
-  await refuseLinkedFiles(store, episode);
+  await refuseLinkedFiles(store, episode, JUDGE_READS);
   return readJudgeRequest(store, episode, instruction, options.variant);
 }
 
@@ -184,7 +185,7 @@ export async function judgeEpisodeDetailed(
   assertPlainName(taskId, 'task id');
   const dst = judgeRecordFile(options.judgeDir, taskId);
   // Before its identity is hashed from its files: none of them is read through a link.
-  await refuseLinkedFiles(store, options.episode);
+  await refuseLinkedFiles(store, options.episode, JUDGE_READS);
   const episodeId = await episodeIdOf(store, options.episode);
   const identity: JudgeRecordState =
     options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);

@@ -1,8 +1,8 @@
 /** Which screenshots of an episode the judge sees: the seed's `_shots`. @module */
 import path from 'node:path';
-import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
-import { SYMBOLIC_LINK_PROBLEM, symbolicLinksIn, type FileStore } from '../files/types';
+import type { FileStore } from '../files/types';
+import { STEP_SHOT, type EpisodeReads } from '../files/links';
 import { pyStrip } from '../core/py/text';
 import { EPISODE_FILES, episodeFile } from '../files/layout';
 
@@ -16,7 +16,6 @@ export interface PickScreenshotsOptions {
   readonly pick?: 'seed' | 'last';
 }
 
-const STEP_SHOT = /^step_[\s\S]*\.png$/;
 const PY_INT = /^[+-]?[0-9]+(?:_[0-9]+)*$/;
 
 // `int(p.stem.split("_")[1])`; undefined where Python's int() would raise.
@@ -63,19 +62,8 @@ export async function listScreenshots(store: FileStore, episode: string, k = 10,
   return chooseScreenshots(shots, k, pick);
 }
 
-// The episode's own files the judge reads: its evidence, its identity and the final screenshot.
-const READ_IN_EPISODE: ReadonlySet<string> = new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]);
-
 /**
- * Refuses an episode one of whose files the judge reads (`grade_inputs.json`, `episode.json`, `final.png`, a
- * `screenshots/step_*.png`) is a symbolic link: it may point anywhere on the machine, and what the judge reads goes
- * to a model. Throws an {@link InputError} naming the file, before anything of the episode is read.
+ * The episode's own files the judge reads (its evidence, its identity, the final screenshot; the step screenshots
+ * always): an episode with a symbolic link among them is refused (`refuseLinkedFiles`) before anything is read.
  */
-export async function refuseLinkedFiles(store: FileStore, episode: string): Promise<void> {
-  const shots = episodeFile(episode, 'screenshots');
-  const linked = [
-    ...[...(await symbolicLinksIn(store, episode))].filter((name) => READ_IN_EPISODE.has(name)).map((name) => path.posix.join(episode, name)),
-    ...[...(await symbolicLinksIn(store, shots))].filter((name) => STEP_SHOT.test(name)).map((name) => path.posix.join(shots, name)),
-  ];
-  if (linked.length) throw new InputError({ file: linked[0]! }, `episode ${path.posix.basename(episode)}: ${SYMBOLIC_LINK_PROBLEM}`);
-}
+export const JUDGE_READS: EpisodeReads = { files: new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]), screenshots: true };

@@ -13,7 +13,8 @@ import { InputError } from '../core/errors';
 import { parseJsonl, readJsonFile, readJsonFileIfExists } from '../core/io';
 import { AgentStepsSchema, EpisodeSchema, GradeInputsSchema, RowSchema, type Task } from '../core/schemas';
 import { episodeIdOf } from '../files/episode-id';
-import { episodeDirOf, episodeFile, judgeDirOf } from '../files/layout';
+import { EPISODE_FILES, episodeDirOf, episodeFile, judgeDirOf } from '../files/layout';
+import { refuseLinkedFiles, type EpisodeReads } from '../files/links';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { judgeEpisodeDetailed } from '../judge/episode';
 import { listScreenshots } from '../judge/screenshots';
@@ -148,8 +149,22 @@ export function relabeledTask(parent: Task, p: Pick<Proposal, 'instruction' | 'k
   };
 }
 
-/** A parent episode's files, read and checked. */
+/**
+ * What relabeling reads of a parent episode: its files, its screenshots (sent to the relabeler) and its rows dir
+ * (re-rendered and copied into the cut episodes, hence into the rows).
+ */
+const RELABEL_READS: EpisodeReads = {
+  files: new Set([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs, EPISODE_FILES.agentSteps, EPISODE_FILES.evidenceSteps, EPISODE_FILES.final]),
+  screenshots: true,
+  rows: true,
+};
+
+/**
+ * A parent episode's files, read and checked. An episode with a symbolic link among the files relabeling reads is
+ * refused (an {@link InputError} naming the file) before anything of it is read or copied.
+ */
 export async function readParent(store: FileStore, dir: string): Promise<ParentEpisode> {
+  await refuseLinkedFiles(store, dir, RELABEL_READS);
   const episode = await readJsonFile(store, episodeFile(dir, 'episode'), EpisodeSchema);
   const inputs = await readJsonFile(store, episodeFile(dir, 'gradeInputs'), GradeInputsSchema);
   const agentSteps = await readJsonFileIfExists(store, episodeFile(dir, 'agentSteps'), AgentStepsSchema);

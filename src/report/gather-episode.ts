@@ -45,8 +45,8 @@ type EpisodeFile = Exclude<ReportEpisodeDetail['episode'], null> & {
 };
 
 const STEP_SHOT = /^step_(\d+)\.png$/;
-// The episode's own files the report reads or links to.
-const EPISODE_READ: ReadonlySet<string> = new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final]);
+// The episode's own files the report reads or links to (the screenshots dir: it lists it and links into it).
+const EPISODE_READ: ReadonlySet<string> = new Set([EPISODE_FILES.gradeInputs, EPISODE_FILES.episode, EPISODE_FILES.final, EPISODE_FILES.screenshots]);
 
 /** Reads episode `id` of a run gathered with `readRunForReport`. Never fails on bad content. */
 export async function readReportEpisode(data: ReportRunData, id: string, options: ReadReportEpisodeOptions): Promise<ReportEpisode> {
@@ -83,7 +83,9 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
         return null;
       });
     }
-    shots = await screenshots(store, dir, id, entries.has(EPISODE_FILES.final), linked);
+    // A screenshots dir that is a link is named above and not listed (listing it would follow it).
+    const shotsLinked = listing.some((e) => e.isSymbolicLink && e.name === EPISODE_FILES.screenshots);
+    shots = await screenshots(store, shotsLinked ? null : dir, id, entries.has(EPISODE_FILES.final), linked);
     if (shots.length === 0) notes.push('no screenshots');
   } else {
     notes.push('no episode dir in the run');
@@ -134,11 +136,14 @@ export function siteFromTaskId(id: string): string | null {
   return /^tg-(.+)-[0-9a-f]{8}$/.exec(id)?.[1] ?? null;
 }
 
-/** `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir); links are passed to `linked`, not shown. */
-async function screenshots(store: FileStore, dir: string, id: string, finalInDir: boolean, linked: (file: string) => void): Promise<ReportShot[]> {
-  const shotsDir = path.join(dir, EPISODE_FILES.screenshots);
-  const files = (await store.list(shotsDir)).filter((e) => !e.isDirectory);
-  for (const e of files) if (e.isSymbolicLink && (STEP_SHOT.test(e.name) || e.name === EPISODE_FILES.final)) linked(path.join(shotsDir, e.name));
+/**
+ * `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir); links are passed
+ * to `linked`, not shown. `dir` null: the screenshots dir is not listed (it is a link), only `final.png` shown.
+ */
+async function screenshots(store: FileStore, dir: string | null, id: string, finalInDir: boolean, linked: (file: string) => void): Promise<ReportShot[]> {
+  const shotsDir = dir === null ? null : path.join(dir, EPISODE_FILES.screenshots);
+  const files = shotsDir === null ? [] : (await store.list(shotsDir)).filter((e) => !e.isDirectory);
+  for (const e of files) if (e.isSymbolicLink && (STEP_SHOT.test(e.name) || e.name === EPISODE_FILES.final)) linked(path.join(shotsDir!, e.name));
   const names = files.filter((e) => !e.isSymbolicLink).map((e) => e.name);
   const steps = names
     .map((name) => ({ name, n: STEP_SHOT.exec(name)?.[1] }))

@@ -1,7 +1,8 @@
 /**
  * Reading a rows dir for the rows page: how many steps each selected episode gave (non-blank lines of its
  * `rows.jsonl`), and each episode of the run's fate: selected, a judged success not taken, judged NOT SUCCESS, or
- * not judged. A dir without a readable `rows.jsonl` is reported as an issue, not counted.
+ * not judged. A dir without a readable `rows.jsonl` is reported as an issue, not counted, and so is an episode's dir
+ * or `rows.jsonl` that is a symbolic link (never followed: it may point out of the run).
  * @module
  */
 import path from 'node:path';
@@ -9,7 +10,7 @@ import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
 import { compareCodePoints, pyIsBlank } from '../core/py/text';
 import { ROWS_FILES } from '../files/layout';
-import { readTextIfExists, type FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import type { RowsReport } from '../core/schemas';
 import type { ReportEpisodeSummary, ReportIssue, RowsFate, RowsPageModel } from './types';
 
@@ -33,7 +34,10 @@ const NO_FATES = (): Record<RowsFate, number> => ({ selected: 0, 'success-not-se
 /** The rows page's model: per site, the selected steps and every episode's fate. */
 export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageModel> {
   const { store } = o;
-  const dirs = (await store.list(o.rowsDir)).filter((d) => d.isDirectory && !d.name.startsWith('_') && !d.name.startsWith('.'));
+  const all = await store.list(o.rowsDir);
+  const listing = all.filter((d) => !d.name.startsWith('_') && !d.name.startsWith('.'));
+  for (const d of listing) if (d.isSymbolicLink) o.onIssue({ file: path.join(o.rowsDir, d.name), problem: `${SYMBOLIC_LINK_PROBLEM}: not counted as selected` });
+  const dirs = listing.filter((d) => d.isDirectory && !d.isSymbolicLink);
   const queue = new PQueue({ concurrency: 16 });
   const steps = new Map<string, number>();
   await Promise.all(
@@ -41,6 +45,9 @@ export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageMod
       queue.add(async () => {
         const file = path.join(o.rowsDir, d.name, ROWS_FILES.rows);
         try {
+          if ((await symbolicLinksIn(store, path.join(o.rowsDir, d.name))).has(ROWS_FILES.rows)) {
+            return o.onIssue({ file, problem: `${SYMBOLIC_LINK_PROBLEM}: not counted as selected` });
+          }
           const text = await readTextIfExists(store, file);
           if (text === null) return o.onIssue({ file, problem: 'no rows.jsonl: not counted as selected' });
           steps.set(d.name, text.split('\n').filter((line) => !pyIsBlank(line)).length);
@@ -63,7 +70,9 @@ export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageMod
     const fate: RowsFate = picked !== undefined ? 'selected' : ep.verdict === 'success' ? 'success-not-selected' : ep.verdict === 'fail' ? 'judged-fail' : 'not-judged';
     s.fates[fate]++;
   }
-  const skipped = await skippedCount(store, path.join(o.rowsDir, ROWS_FILES.report));
+  // A _report.json that is a link is named by the header's reading of it and not read here either.
+  const linked = all.some((d) => d.isSymbolicLink && d.name === ROWS_FILES.report);
+  const skipped = linked ? 0 : await skippedCount(store, path.join(o.rowsDir, ROWS_FILES.report));
   return {
     run: o.run,
     rowsDir: o.rowsDir,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import type { z } from 'zod';
 import { InputError, describeError } from '../core/errors';
-import { readTextIfExists, type FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import { parseJsonAs, parseJsonl, readJsonFile } from '../core/io';
 import { isPlainName } from '../core/names';
 import { pyTruthy } from '../core/py/repr';
@@ -78,7 +78,9 @@ export function trimSlashes(dir: string): string {
 
 /**
  * Reads what a report needs of a run besides the episodes' own files. Never fails on bad content: each bad line
- * or file is reported through `onIssue`, collected in `issues`, and skipped.
+ * or file is reported through `onIssue`, collected in `issues`, and skipped. A file read here that is a symbolic
+ * link (`tasks.jsonl`, the results, a judge record, `_validate.json`, the rows dir's `_report.json`), or an episode
+ * dir that is one, is reported and read as absent: never followed, it may point out of the run.
  */
 export async function readRunForReport(options: ReadRunForReportOptions): Promise<ReportRunData> {
   const { store } = options;
@@ -90,20 +92,29 @@ export async function readRunForReport(options: ReadRunForReportOptions): Promis
     options.onIssue?.(issue);
   };
 
-  const taskList = await readLines(store, path.join(run, RUN_FILES.tasks), TaskSchema, report);
+  // Listed before anything is read: a link is known by its listing, never by following it.
+  const [runLinks, judgeLinks] = await Promise.all([symbolicLinksIn(store, run), symbolicLinksIn(store, judgeDir)]);
+  const unlinked = (links: ReadonlySet<string>, file: string): boolean => {
+    if (!links.has(path.basename(file))) return true;
+    report({ file, problem: SYMBOLIC_LINK_PROBLEM });
+    return false;
+  };
+  const tasksFile = path.join(run, RUN_FILES.tasks);
+  const taskList = unlinked(runLinks, tasksFile) ? await readLines(store, tasksFile, TaskSchema, report) : [];
   const tasks = new Map<string, Task>();
   for (const task of taskList) if (!tasks.has(task.task_id)) tasks.set(task.task_id, task);
 
   const [judge, resultsRead, validate, rowsReport] = await Promise.all([
     readJudgeRecords(store, judgeDir, report),
-    readResults(store, run, report),
-    readOptional(store, path.join(judgeDir, JUDGE_FILES.validate), ValidateReportSchema, report),
-    options.rows ? readRowsReport(store, trimSlashes(options.rows), report) : null,
+    readResults(store, run, (file) => unlinked(runLinks, file), report),
+    unlinked(judgeLinks, path.join(judgeDir, JUDGE_FILES.validate)) ? readOptional(store, path.join(judgeDir, JUDGE_FILES.validate), ValidateReportSchema, report) : null,
+    options.rows ? readRowsReport(store, trimSlashes(options.rows), unlinked, report) : null,
   ]);
   const { results, file: resultsFile } = resultsRead;
 
   const known = new Set<string>([...judge.keys(), ...results.keys()]);
   const dirs = await episodeDirs(store, run, (name) => known.has(name) || tasks.has(name));
+  for (const name of runLinks) if (isPlainName(name) && (known.has(name) || tasks.has(name))) report({ file: path.join(run, name), problem: SYMBOLIC_LINK_PROBLEM });
   for (const id of dirs) known.add(id);
   for (const id of known) {
     if (!isPlainName(id)) {
@@ -155,8 +166,10 @@ async function readJudgeRecords(
   judgeDir: string,
   report: (issue: ReportIssue) => void,
 ): Promise<Map<string, JudgeRecord>> {
-  const names = (await store.list(judgeDir))
-    .filter((e) => !e.isDirectory)
+  const entries = (await store.list(judgeDir)).filter((e) => !e.isDirectory);
+  for (const e of entries) if (e.isSymbolicLink && recordTaskId(e.name) !== null) report({ file: path.join(judgeDir, e.name), problem: SYMBOLIC_LINK_PROBLEM });
+  const names = entries
+    .filter((e) => !e.isSymbolicLink)
     .map((e) => recordTaskId(e.name))
     .filter((id): id is string => id !== null);
   const queue = new PQueue({ concurrency: READ_CONCURRENCY });
@@ -180,14 +193,20 @@ async function readJudgeRecords(
   return new Map(records.filter((r): r is readonly [string, JudgeRecord] => r !== null));
 }
 
-/** The verifier results: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins over an earlier one. */
+/**
+ * The verifier results: `results_regraded.jsonl` wins over `results.jsonl`; a later line wins over an earlier one.
+ * One that is a link (`unlinked` false: reported) stops the search: the file behind it is not read, nor the one it
+ * would have won over.
+ */
 async function readResults(
   store: FileStore,
   run: string,
+  unlinked: (file: string) => boolean,
   report: (issue: ReportIssue) => void,
 ): Promise<{ results: Map<string, boolean>; file: string | null }> {
   for (const name of RESULTS_FILES) {
     const file = path.join(run, name);
+    if (!unlinked(file)) break;
     const text = await readTextIfExists(store, file);
     if (text === null) continue;
     const lines = parseLines(text, file, ResultLineSchema, report);
@@ -199,9 +218,11 @@ async function readResults(
 async function readRowsReport(
   store: FileStore,
   rows: string,
+  unlinked: (links: ReadonlySet<string>, file: string) => boolean,
   report: (issue: ReportIssue) => void,
 ): Promise<RowsReport | null> {
   const file = path.join(rows, ROWS_FILES.report);
+  if (!unlinked(await symbolicLinksIn(store, rows), file)) return null;
   return readOptional(store, file, RowsReportSchema, report, 'no rows report here');
 }
 

@@ -11,9 +11,10 @@ import { pyDumps } from '../core/py/dumps';
 import { pyIsBlank } from '../core/py/text';
 import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, relabelDirOf, ROWS_FILES, rowsReportFile, runFile } from '../files/layout';
+import { EPISODE_FILES, episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, relabelDirOf, ROWS_FILES, rowsReportFile, runFile } from '../files/layout';
 import { nodeStore } from '../files/node';
-import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, type FileStore } from '../files/types';
+import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
+import { linkedEpisodeFiles, type EpisodeReads } from '../files/links';
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
@@ -98,12 +99,14 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const sourceOf = (id: string): Source => (relabel?.ids.has(id) ? relabel.source : own);
   const recorded = await judgedIds(store, judgeDir);
   const relabelRecorded = relabel ? await judgedIds(store, relabel.source.judgeDir) : new Set<string>();
+  // Listed once: a judge record or an episode dir that is a symbolic link is never read through.
+  const links = new Map(await Promise.all([own, ...(relabel ? [relabel.source] : [])].map(async (src) => [src, { run: await symbolicLinksIn(store, src.run), judge: await symbolicLinksIn(store, src.judgeDir) }] as const)));
   const ids = [...new Set([...tasks, ...(relabel?.tasks ?? [])].map((t) => t.task_id))];
   const found = await Promise.all(
     ids.map((id) => {
       const src = sourceOf(id);
       const judged = src === own ? recorded.has(id) : relabelRecorded.has(id);
-      return judged ? queue.add(() => candidateRows(store, src.run, src.judgeDir, id)) : undefined;
+      return judged ? queue.add(() => candidateRows(store, src, links.get(src)!, id)) : undefined;
     }),
   );
   const candidates = new Map<string, number>();
@@ -258,10 +261,19 @@ interface Candidate {
   readonly missing?: string;
 }
 
-// A judged success with a rows file, its rows parsed; undefined for any other task.
-async function candidateRows(store: FileStore, run: string, judgeDir: string, taskId: string): Promise<Candidate | undefined> {
-  const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema);
+// What the rows step reads of an episode: its identity, its summary (the provenance) and the whole rows dir (copied).
+const ROWS_READS: EpisodeReads = { files: new Set([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs]), rows: true };
+
+// A judged success with a rows file, its rows parsed; undefined for any other task. A file of it that is a
+// symbolic link (found in `links`, the run's and judge dir's, or by listing the episode) is never read through.
+async function candidateRows(store: FileStore, { run, judgeDir }: Source, links: { run: ReadonlySet<string>; judge: ReadonlySet<string> }, taskId: string): Promise<Candidate | undefined> {
+  const recordFile = judgeRecordFile(judgeDir, taskId);
+  if (links.judge.has(path.posix.basename(recordFile))) return { rows: 0, missing: `${recordFile}: ${SYMBOLIC_LINK_PROBLEM}: not a candidate` };
+  const record = await readJsonFileIfExists(store, recordFile, JudgeRecordSchema);
   if (record?.predicted_label !== 1) return undefined; // the schema admits only the ints 0 and 1
+  const episode = episodeDirOf(run, taskId);
+  const [link] = links.run.has(taskId) ? [episode] : await linkedEpisodeFiles(store, episode, ROWS_READS);
+  if (link !== undefined) return { rows: 0, skip: `${link}: ${SYMBOLIC_LINK_PROBLEM}` };
   const dir = rowsDir(run, taskId);
   const file = path.posix.join(dir, ROWS_FILES.rows);
   const text = await readTextIfExists(store, file);
@@ -272,8 +284,6 @@ async function candidateRows(store: FileStore, run: string, judgeDir: string, ta
     return { rows: 0, skip: `${judgeDir}/${taskId}.json: judged another recording of the episode; judge the run again` };
   }
   const entries = await store.list(dir);
-  const link = entries.find((e) => e.isSymbolicLink);
-  if (link) return { rows: 0, skip: `${path.posix.join(dir, link.name)}: ${SYMBOLIC_LINK_PROBLEM}` };
   const problem = rowsProblem(text, file, new Set(entries.filter((e) => !e.isDirectory).map((e) => e.name)));
   if (problem !== undefined) return { rows: 0, skip: problem };
   return { rows: countNonBlankLines(text), unbound: state === 'unbound' };
