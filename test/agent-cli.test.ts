@@ -153,6 +153,21 @@ describe('taskgen attempt', () => {
     }
   });
 
+  it('an agent server answering HTTP 500 on every call: --stop-after-failures 1 stops after the first try, naming the cause; nothing recorded', async () => {
+    const failing = await startFakeOpenAI({ replies: [{ status: 500, message: 'model server crashed' }] });
+    try {
+      const out = path.join(tmp, 'outage-run');
+      const r = await runCli(['attempt', '--tasks', tasksFile, '--out', out, '--base-url', site.baseUrl,
+        '--endpoint', failing.url, '--concurrency', '1', '--stop-after-failures', '1', '--no-progress', '--timeout', '30']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('attempt stopped: 1 episodes in a row could not run');
+      expect(r.stderr).toContain('HTTP 500: model server crashed');
+      expect(await finishedEpisodes(out)).toBe(0); // an outage is not an episode
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('names a bad tasks line by file, line and field', async () => {
     const bad = path.join(tmp, 'bad.jsonl');
     await writeFile(bad, `${JSON.stringify(fixtureTask('ok', 'Find kettle'))}\n{"task_id": "x", "site": "shop"}\n`);
