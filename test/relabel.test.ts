@@ -142,7 +142,7 @@ describe('runRelabel', () => {
       expect(llm.calls.length + judge.calls.length).toBe(0);
       expect(tasks).toEqual([]);
       // Nothing of the parent was copied: no cut episode, no parent record.
-      expect(await fs.readdir(out)).toEqual(['_parents', 'tasks.jsonl']);
+      expect(await fs.readdir(out)).toEqual(['_parents', '_setup', 'tasks.jsonl']);
       expect(await fs.readdir(path.join(out, '_parents'))).toEqual([]);
     }
   });
