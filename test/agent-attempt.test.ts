@@ -271,7 +271,11 @@ describe('attempt', () => {
     expect(calls).toEqual(['t-b']);
     expect(summary).toMatchObject({ tasks: 3, skipped: 2, recorded: 1, verified: { total: 3, passed: 2 } });
     // whole-run figures of the given tasks: the two kept episodes count as well as the one redone
-    expect(summary.finished).toEqual({ episodes: 3, steps: 3, outcomes: { done: 3, max_steps: 0, timeout: 0, error: 0 } });
+    expect(summary.finished).toEqual({
+      episodes: 3, steps: 3, outcomes: { done: 3, max_steps: 0, timeout: 0, error: 0 },
+      // one set-up made all three, the kept two and the redone one (its digest in each episode.json)
+      bySetup: [{ digest: expect.stringMatching(/^[0-9a-f]{16}$/), fields: expect.objectContaining({ max_steps: 15 }), count: 3, success: 2 }],
+    });
     expect(events.find((e) => e.type === 'warning')).toMatchObject({ message: 'task t-a appears more than once; attempted once' });
     expect(await readFile(path.join(out, 'results.jsonl'), 'utf8')).toBe(results);
     expect((await readLines(path.join(out, 'tasks.jsonl'))).map((t) => t.task_id)).toEqual(['t-a', 't-b', 't-c']);
