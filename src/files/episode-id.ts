@@ -122,10 +122,20 @@ export async function judgeRecordState(
   taskId: string,
   episodeId: string | null,
 ): Promise<JudgeRecordState> {
-  const state = await readState(store, judgeDir, taskId);
-  if (state.record === null) return 'none';
-  if (!state.bound) return 'unbound';
-  return state.episodeId !== null && state.episodeId === episodeId ? 'current' : 'stale';
+  return (await judgeRecordStanding(store, judgeDir, taskId, episodeId)).state;
+}
+
+/** {@link judgeRecordState} and {@link judgedSetupOf} from one read of the record and its binding. */
+export async function judgeRecordStanding(
+  store: FileStore,
+  judgeDir: string,
+  taskId: string,
+  episodeId: string | null,
+): Promise<{ state: JudgeRecordState; setup: string | null }> {
+  const read = await readState(store, judgeDir, taskId);
+  const state: JudgeRecordState =
+    read.record === null ? 'none' : !read.bound ? 'unbound' : read.episodeId !== null && read.episodeId === episodeId ? 'current' : 'stale';
+  return { state, setup: read.setup };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Judging one episode: the seed's `judge_episode`. @module */
 import path from 'node:path';
-import { bindJudgeRecord, episodeIdOf, judgedSetupOf, judgeRecordState, type JudgeRecordState } from '../files/episode-id';
+import { bindJudgeRecord, episodeIdOf, judgeRecordStanding, type JudgeRecordState } from '../files/episode-id';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
@@ -187,8 +187,9 @@ export async function judgeEpisodeDetailed(
   // Before its identity is hashed from its files: none of them is read through a link.
   await refuseLinkedFiles(store, options.episode, JUDGE_READS);
   const episodeId = await episodeIdOf(store, options.episode);
-  const identity: JudgeRecordState =
-    options.recorded && !options.recorded.has(taskId) ? 'none' : await judgeRecordState(store, options.judgeDir, taskId, episodeId);
+  const standing: { state: JudgeRecordState; setup: string | null } =
+    options.recorded && !options.recorded.has(taskId) ? { state: 'none', setup: null } : await judgeRecordStanding(store, options.judgeDir, taskId, episodeId);
+  const identity = standing.state;
   // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
   // and bound to this episode so a later change is caught.
   const cached = identity === 'current' || identity === 'unbound' ? await readJsonFileIfExists(store, dst, JudgeRecordSchema) : null;
@@ -196,7 +197,7 @@ export async function judgeEpisodeDetailed(
     if (identity === 'unbound' && episodeId !== null) {
       await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
     }
-    return { record: cached, outcome: 'cached', identity, setup: await judgedSetupOf(store, options.judgeDir, taskId) };
+    return { record: cached, outcome: 'cached', identity, setup: standing.setup };
   }
   const setup = options.setup ?? null;
   const request = await readJudgeRequest(store, options.episode, options.instruction, variant);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { provenanceFileOf } from '../files/layout';
 import { z } from 'zod';
 import { version } from '../../package.json';
-import { episodeIdOf, judgeRecordState, judgedEpisodeIdOf, judgedSetupOf } from '../files/episode-id';
+import { episodeIdOf, judgeRecordStanding, judgedEpisodeIdOf } from '../files/episode-id';
 import { InputError } from '../core/errors';
 import type { FileStore } from '../files/types';
 import { readJsonFileIfExists } from '../core/io';
@@ -129,7 +129,8 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
     episodeIdOf(store, dir),
   ]);
   if (episode === null) throw new InputError({ file: episodeFile }, `episode ${taskId}: no episode.json (not recorded or unfinished)`);
-  if ((await judgeRecordState(store, judgeDir, taskId, episodeId)) === 'stale') {
+  const standing = await judgeRecordStanding(store, judgeDir, taskId, episodeId);
+  if (standing.state === 'stale') {
     const judged = (await judgedEpisodeIdOf(store, judgeDir, taskId)) ?? 'another episode (its binding is for another record)';
     throw new InputError(
       { file: recordFile },
@@ -139,8 +140,7 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   if (record && record.task_id !== taskId) {
     throw new InputError({ file: recordFile, field: 'task_id' }, `episode ${taskId}: the record is for ${record.task_id}`);
   }
-  const judgeSetup = record ? await judgedSetupOf(store, judgeDir, taskId) : null;
-  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup, recipe: input.recipe, results: input.results });
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results });
   return { episode, record, provenance };
 }
 
