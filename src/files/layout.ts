@@ -20,6 +20,10 @@
  * <run>_relabel/                     relabeled episodes, laid out as a run: tasks.jsonl, <task_id>/ (the cut episode),
  *                                    _parents/<task_id>.json (what was proposed for each parent episode, and why kept)
  * <run>_relabel_judge/               the judge's records of the relabeled episodes
+ * <run>/_tries/<n>/                  try n (2..k) of the run's tasks, laid out as a run dir of its own (tasks.jsonl,
+ *                                    <task_id>/, results.jsonl...); try 1 is the run dir itself, so a run of one try
+ *                                    is what it always was, and the seed's Python sees try 1 as the task's episode
+ * <run>/_tries/<n>_judge/            the judge's records of try n (judgeDirOf of the try's run dir)
  * ```
  * @module
  */
@@ -43,7 +47,20 @@ export function verifiersFileOf(tasksFile: string): string {
 export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.resultsRegraded, RUN_FILES.results]);
 
 /** The dirs of a run dir that are the library's own, not episodes (names starting with `_` are never a task id's). */
-export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quarantine: '_quarantine' });
+export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quarantine: '_quarantine', tries: '_tries' });
+
+/** The most tries of one task a run may hold: a bound on every loop over tries. */
+export const MAX_TRIES = 64;
+
+/**
+ * The run dir of try `n` of a run's tasks (1-based): the run dir itself for try 1, `<run>/_tries/<n>` past it. Each is
+ * laid out as a run dir, so every step (judge, verifiers, validate, relabel, rows) reads a try as it reads a run; a
+ * task id never starts with `_`, so no try dir meets an episode dir.
+ */
+export function tryRunDir(run: string, n: number): string {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_TRIES) throw new RangeError(`try must be an integer in 1..${MAX_TRIES}, got ${String(n)}`);
+  return n === 1 ? run : path.posix.join(run, RUN_DIRS.tries, String(n));
+}
 
 /**
  * The name of something kept under `_aside/` or `_quarantine/`: `<what>.<why>.<UTC time>.<pid>-<random>`, e.g.
