@@ -108,7 +108,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const relabeled = relabelDirOf(sources.run);
   // Relabeled episodes (cut from the run's own, `origin: "relabel"`) are the run's too, under its run id.
   const all = [
-    ...(await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run) }, recipe)),
+    ...(await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run), tasksFile: sources.tasks }, recipe)),
     ...((await store.exists(relabeled)) ? await planEpisodes(store, { run: relabeled, judgeDir: judgeDirOf(relabeled) }, recipe) : []),
   ];
   const episodes = all.filter((e) => where(e.provenance));
