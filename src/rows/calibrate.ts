@@ -126,7 +126,8 @@ export function measureConfigs(run: readonly RecordSet[], scored: readonly Score
         for (const [taskId, ok] of s.results) {
           const tally = same.tallies.get(taskId);
           const v = tally && verdictOf(tally, key);
-          if (v === 'yes') ok ? tp++ : fp++;
+          if (v === 'yes' && ok) tp++;
+          else if (v === 'yes') fp++;
           else if (v === 'abstain') abstained++;
         }
       }
