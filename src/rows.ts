@@ -15,4 +15,3 @@ export {
 } from './rows/select';
 export { runRows, type RowsEvent, type RowsOptions, type RowsResult } from './rows/write';
 export { LABEL_SOURCES, LabelsReportSchema, BELOW_TARGET, type LabelSource, type LabelsReport, type Precision, type JudgeConfig } from './rows/labels-format';
-export { estimateOf } from './rows/label-rows';

@@ -59,7 +59,8 @@ export function labelsSection(input: LabelsCardInput, table: (head: readonly str
   lines.push(
     est
       ? `**Estimated label precision of the dataset: ${est.precision.toFixed(3)} [${est.interval[0].toFixed(3)}, ${est.interval[1].toFixed(3)}]** over ${est.rows} of ${est.of} training steps: ` +
-          'the measured sources\' precisions, and the ends of their intervals, weighted by their steps' +
+          'the measured sources\' precisions weighted by their steps; the interval, for the share of right labels among these steps, ' +
+          'weights the ends of each source\'s 95% Wilson interval widened by z·sqrt(p(1-p)/episodes) for the chance in which episodes were kept' +
           (est.rows < est.of ? `; the ${est.of - est.rows} steps of unmeasured sources are not in it.` : '.')
       : 'Estimated label precision of the dataset: not measured (no training step comes from a measured source).',
   );

@@ -129,18 +129,24 @@ function measurementOf(source: LabelSource, judge: JudgeConfig | undefined, rela
   return null;
 }
 
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
 /**
- * The dataset's estimated label precision over the rows of measured sources: each source's precision and interval
- * ends weighted by its rows, rounded to 3 places.
+ * The dataset's estimated label precision over the rows of measured sources: each source's precision weighted by its
+ * rows, rounded to 3 places. The interval is for the share of right labels among these very rows: each source's
+ * Wilson interval widened by the chance in which of its episodes were kept (`z * sqrt(p (1 - p) / episodes)` at
+ * each end, within 0 and 1), then its ends weighted by the rows.
  */
 export function estimateOf(sources: readonly SourceFigures[]): LabelsReport['estimate'] {
   const measured = sources.filter((s) => s.measured !== null && s.rows > 0);
   const rows = measured.reduce((n, s) => n + s.rows, 0);
   if (rows === 0) return null;
-  const mean = (f: (p: Precision) => number) => Math.round((measured.reduce((sum, s) => sum + s.rows * f(s.measured!), 0) / rows) * 1000) / 1000;
+  const mean = (f: (s: SourceFigures, p: Precision) => number) => Math.round((measured.reduce((sum, s) => sum + s.rows * f(s, s.measured!), 0) / rows) * 1000) / 1000;
+  const spread = (p: number, episodes: number) => Z95 * Math.sqrt((p * (1 - p)) / Math.max(1, episodes));
   return {
-    precision: mean((p) => p.right / p.n),
-    interval: [mean((p) => p.interval[0]), mean((p) => p.interval[1])],
+    precision: mean((_, p) => p.right / p.n),
+    interval: [mean((s, p) => Math.max(0, p.interval[0] - spread(p.interval[0], s.episodes))), mean((s, p) => Math.min(1, p.interval[1] + spread(p.interval[1], s.episodes)))],
     rows,
     of: sources.reduce((n, s) => n + s.rows, 0),
   };

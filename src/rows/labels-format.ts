@@ -95,7 +95,8 @@ export const LabelsReportSchema = z.object({
   target: z.string().nullable(),
   /**
    * The dataset's estimated label precision over the rows of measured sources: the row-weighted mean of their
-   * precisions, and the row-weighted mean of their intervals' ends; null when no row's source is measured.
+   * precisions, and of their intervals' ends, each widened for the chance in which episodes were kept (see
+   * `estimateOf`); null when no row's source is measured.
    */
   estimate: z
     .object({ precision: z.number(), interval: z.tuple([z.number(), z.number()]), rows: z.number().int(), of: z.number().int() })
