@@ -26,6 +26,8 @@ export interface VoteTally {
 export interface RecordSet {
   readonly records: 'judge' | 'lab';
   readonly variant: string;
+  /** The judge model of its records (the first record's): a scored set measures only records of the same model. */
+  readonly model: string;
   readonly tallies: ReadonlyMap<string, VoteTally>;
 }
 
@@ -41,27 +43,29 @@ export async function readRecordSets(store: FileStore, run: string): Promise<Rec
   const variants = (await store.exists(lab)) ? (await store.list(lab)).filter((e) => e.isDirectory && !e.name.startsWith('_')).map((e) => e.name).sort() : [];
   const sets: RecordSet[] = [];
   const own = await readTallies(store, run, main);
-  if (own.tallies.size > 0) sets.push({ records: 'judge', variant: own.variant ?? 'seed', tallies: own.tallies });
+  if (own.tallies.size > 0) sets.push({ records: 'judge', variant: own.variant ?? 'seed', model: own.model ?? '', tallies: own.tallies });
   for (const variant of variants) {
     const read = await readTallies(store, run, path.posix.join(lab, variant));
-    if (read.tallies.size > 0) sets.push({ records: 'lab', variant, tallies: read.tallies });
+    if (read.tallies.size > 0) sets.push({ records: 'lab', variant, model: read.model ?? '', tallies: read.tallies });
   }
   return sets;
 }
 
-async function readTallies(store: FileStore, run: string, dir: string): Promise<{ variant: string | undefined; tallies: Map<string, VoteTally> }> {
+async function readTallies(store: FileStore, run: string, dir: string): Promise<{ variant: string | undefined; model: string | undefined; tallies: Map<string, VoteTally> }> {
   const tallies = new Map<string, VoteTally>();
   let variant: string | undefined;
+  let model: string | undefined;
   for (const taskId of [...(await judgedIds(store, dir))].sort()) {
     const record = await readJsonFileIfExists(store, judgeRecordFile(dir, taskId), JudgeRecordSchema).catch(() => null);
     if (!record || !record.verdict) continue;
     const episodeId = await episodeIdOf(store, episodeDirOf(run, taskId));
     if ((await judgeRecordState(store, dir, taskId, episodeId)) === 'stale') continue;
     if (typeof record.variant === 'string') variant ??= record.variant;
+    model ??= record.model;
     const votes = Array.isArray(record.votes) && record.votes.length > 1 ? (record.votes as unknown[]) : null;
     tallies.set(taskId, votes ? { yes: votes.filter((v) => v === 'SUCCESS').length, k: votes.length } : { yes: record.predicted_label, k: 1 });
   }
-  return { variant, tallies };
+  return { variant, model, tallies };
 }
 
 /** A judge configuration: a record set's variant read with `threshold` of `votes`. */
@@ -121,7 +125,7 @@ export function measureConfigs(run: readonly RecordSet[], scored: readonly Score
       let fp = 0;
       let abstained = 0;
       for (const s of scored) {
-        const same = s.sets.find((r) => r.records === key.records && r.variant === key.variant);
+        const same = s.sets.find((r) => r.records === key.records && r.variant === key.variant && r.model === set.model);
         if (!same) continue;
         for (const [taskId, ok] of s.results) {
           const tally = same.tallies.get(taskId);
