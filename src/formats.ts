@@ -28,5 +28,6 @@ export {
 export { LabReportSchema } from './lab';
 export { ClaimSchema, ClaimValueSchema, EvidenceStepsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';
+export { LabelsReportSchema } from './rows/labels-format';
 export { WrittenVerifierSchema } from './verifiers';
 export { RelabelParentSchema } from './relabel/record';

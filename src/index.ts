@@ -173,6 +173,8 @@ export {
   type RowsEvent,
   type RowsOptions,
   type RowsResult,
+  type LabelSource,
+  type LabelsReport,
 } from './rows';
 
 // Written verifiers: a claim per proposed task, written from a judged success and checked on it (verifiers.jsonl).

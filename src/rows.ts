@@ -14,3 +14,4 @@ export {
   type SelectRowsInput,
 } from './rows/select';
 export { runRows, type RowsEvent, type RowsOptions, type RowsResult } from './rows/write';
+export { LABEL_SOURCES, LabelsReportSchema, BELOW_TARGET, type LabelSource, type LabelsReport, type Precision, type JudgeConfig } from './rows/labels-format';

@@ -173,6 +173,70 @@ describe('taskgen export', () => {
     expect(refused.stderr).toContain('license');
   });
 
+  it('labels: every row names its source, the card counts the rows per source, and its estimate is recomputed from the run\'s files', async () => {
+    const provenance = await jsonl(path.join(demo, 'rows_provenance.jsonl'));
+    const { rows } = await readConfig(hf, 'steps');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(['verifier', 'written-verifier', 'relabel', 'judge']).toContain(r.label_source);
+    const card = await fs.readFile(path.join(hf, 'README.md'), 'utf8');
+    // Steps and episodes per source, from the rows dir itself.
+    const per = new Map<string, { episodes: number; steps: number }>();
+    for (const p of provenance) {
+      const c = per.get(p.label_source as string) ?? { episodes: 0, steps: 0 };
+      c.episodes++;
+      c.steps += (await jsonl(path.join(demo, 'rows', p.task_id as string, 'rows.jsonl'))).length;
+      per.set(p.label_source as string, c);
+    }
+    expect([...per.values()].reduce((n, c) => n + c.steps, 0)).toBe(rows.length);
+    for (const source of ['verifier', 'written-verifier', 'relabel', 'judge']) {
+      const c = per.get(source) ?? { episodes: 0, steps: 0 };
+      expect(card).toContain(`| ${source} | ${c.episodes} | ${c.steps} |`);
+    }
+    // Each measured source's precision, from the records and the verifiers, with a Wilson interval computed here.
+    const r3 = (x: number) => Math.round(x * 1000) / 1000;
+    const wilson = (k: number, n: number) => {
+      const z = 1.959963984540054;
+      const p = k / n;
+      const d = 1 + (z * z) / n;
+      const c = (p + (z * z) / (2 * n)) / d;
+      const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+      return [r3(Math.max(0, c - h)), r3(Math.min(1, c + h))] as const;
+    };
+    const labelOf = async (file: string) => (JSON.parse(await fs.readFile(file, 'utf8')) as { predicted_label: number }).predicted_label;
+    let tp = 0;
+    let judged = 0;
+    for (const line of await jsonl(path.join(demo, 'human', 'results.jsonl'))) {
+      if ((await labelOf(path.join(demo, 'human_judge', `${line.task_id as string}.json`))) !== 1) continue;
+      judged++;
+      if (line.ok === true) tp++;
+    }
+    const relabelDir = path.join(demo, 'run_relabel_judge');
+    const relabels = await Promise.all((await fs.readdir(relabelDir)).filter((f) => f.endsWith('.json')).map((f) => labelOf(path.join(relabelDir, f))));
+    const measured: Record<string, { k: number; n: number }> = { judge: { k: tp, n: judged }, relabel: { k: relabels.filter((l) => l === 1).length, n: relabels.length } };
+    const shown = (k: number, n: number) => { const [lo, hi] = wilson(k, n); return `${(k / n).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}] (${k} of ${n})`; };
+    for (const [source, m] of Object.entries(measured)) if (m.n > 0) expect(card).toContain(`| ${source} | ${per.get(source)?.episodes ?? 0} | ${per.get(source)?.steps ?? 0} | ${shown(m.k, m.n)} |`);
+    // The estimate: the measured sources' precisions weighted by their steps; the interval's ends widened by which episodes were kept.
+    const parts = Object.entries(measured).filter(([s, m]) => m.n > 0 && (per.get(s)?.steps ?? 0) > 0);
+    const steps = parts.reduce((n, [s]) => n + per.get(s)!.steps, 0);
+    const spread = (p: number, e: number) => 1.959963984540054 * Math.sqrt((p * (1 - p)) / e);
+    const mean = (f: (m: { k: number; n: number }, episodes: number) => number) => r3(parts.reduce((sum, [s, m]) => sum + per.get(s)!.steps * f(m, per.get(s)!.episodes), 0) / steps);
+    const est = [mean((m) => m.k / m.n), mean((m, e) => Math.max(0, wilson(m.k, m.n)[0] - spread(wilson(m.k, m.n)[0], e))), mean((m, e) => Math.min(1, wilson(m.k, m.n)[1] + spread(wilson(m.k, m.n)[1], e)))];
+    expect(steps).toBeGreaterThan(0);
+    expect(card).toContain(`**Estimated label precision of the dataset: ${est[0]!.toFixed(3)} [${est[1]!.toFixed(3)}, ${est[2]!.toFixed(3)}]** over ${steps} of ${rows.length} training steps`);
+    expect(await fs.readFile(path.join(demo, 'run_report', 'rows.html'), 'utf8')).toContain('<table id="label-sources">');
+
+    // A precision target no judge configuration reaches (4 human episodes cannot show 0.99): no judge-only row, and why.
+    const out = path.join(root, 'rows-target');
+    const target = await runCli(['rows', path.join(demo, 'run'), '--out', out, '--tasks', path.join(demo, 'tasks.jsonl'), '--min-precision', '0.99', '--no-progress']);
+    expect(target.code, target.stderr).toBe(0);
+    expect(target.stderr).toMatch(/no judge configuration reaches the precision target 0\.99: the best lower 95% bound is 0\.\d+ .*no judge-only rows selected/);
+    const kept = await jsonl(`${out}_provenance.jsonl`);
+    expect(kept.filter((p) => p.label_source === 'judge')).toEqual([]);
+    const labels = JSON.parse(await fs.readFile(`${out}_labels.json`, 'utf8')) as { left_out: Array<{ reason: string }> };
+    const judgeOnly = provenance.filter((p) => p.label_source === 'judge').length;
+    expect(labels.left_out.filter((l) => l.reason === 'left out: below the precision target').length).toBe(judgeOnly);
+  });
+
   it('the card counts per set-up when the episodes come from more than one (a judge set-up changed on purpose)', async () => {
     const copy = path.join(root, 'mixed');
     await fs.cp(demo, copy, { recursive: true });

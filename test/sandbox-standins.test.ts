@@ -176,6 +176,31 @@ describe('oracle policy failures on bank tasks', () => {
   });
 });
 
+describe('stand-in judge votes', () => {
+  it('at temperature 0 every vote of an episode flips alike; above 0 each vote draws its own flip, at the set rate', async () => {
+    const tasks = sandbox.catalog.tasks('shop-02')!.bank.slice(0, 200);
+    const prompt = (t: SandboxTask) => `TASK: ${t.instruction}\n\nSERVER REQUESTS OF THE SESSION (method path, parameters):\nGET /sites/shop-02/ -> 200`;
+    const verdicts = async (temperature: number) => {
+      const judge = sandboxJudge({ noise: 0.1, seed: 3 });
+      const out: string[][] = [];
+      for (const t of tasks) {
+        const votes: string[] = [];
+        for (let i = 0; i < 3; i++) votes.push((JSON.parse((await judge.complete(prompt(t), { temperature })).text) as { verdict: string }).verdict);
+        out.push(votes);
+      }
+      return out;
+    };
+    const cold = await verdicts(0);
+    expect(cold.every((v) => v[0] === v[1] && v[1] === v[2])).toBe(true);
+    const warm = await verdicts(0.7);
+    // The first vote is the 1-vote judge's; the others flip apart from it: about 2 * 0.1 * 0.9 of the pairs differ.
+    expect(warm.map((v) => v[0])).toEqual(cold.map((v) => v[0]));
+    const differ = warm.filter((v) => v[1] !== v[0]).length + warm.filter((v) => v[2] !== v[0]).length;
+    expect(differ / (2 * tasks.length)).toBeGreaterThan(0.08);
+    expect(differ / (2 * tasks.length)).toBeLessThan(0.3);
+  });
+});
+
 describe('the offline pipeline in a real browser', () => {
   it('oracle episodes pass their verifiers; the stand-in judge agrees with them, and its noise is what was set', async () => {
     // Half of two sites' human tasks (test/agent-sandbox.test.ts plays an info and an action task of every site with oraclePolicy).

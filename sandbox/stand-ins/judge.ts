@@ -18,6 +18,9 @@
  *   is not empty and not a failure report (false positives on wrong answers);
  * - fewer screenshots than the episode has (given the run dir): it misses steps and flips `missedShotsNoise` of
  *   verdicts (seeded per task).
+ * Its noise is seeded per task, so at temperature 0 every vote of an episode flips alike (as a real judge's votes at 0
+ * are alike); above 0 each vote flips on its own draw (the episode's n-th call draws with n), so votes can outvote
+ * a flip, as sampled votes of a real judge may.
  * With `estimateUsage` it reports estimated tokens (characters / 4, 1,300 per screenshot), so variants differ
  * in tokens as they would; they are estimates, and the stand-in costs nothing.
  * @module
@@ -146,6 +149,8 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
     }
     return rows;
   };
+  // Calls so far per prompt, for the votes drawn at a temperature above 0.
+  const calls = new Map<string, number>();
   let runTasks: Promise<Map<string, Task>> | undefined;
   const tasksOfRun = (): Promise<Map<string, Task>> => {
     runTasks ??= (async () => {
@@ -197,7 +202,10 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
         parts = result.checks.map((c) => ({ part: c.check, done: c.ok, evidence: c.detail }));
         ok = result.ok;
       }
-      if (unitHash(`${seed}:noise:${site ?? ''}:${instruction}`) < noise) {
+      const drawKey = `${site ?? ''}:${instruction}`;
+      const draw = (call.temperature ?? 0) > 0 ? (calls.get(drawKey) ?? 0) : 0;
+      if ((call.temperature ?? 0) > 0) calls.set(drawKey, draw + 1);
+      if (unitHash(`${seed}:noise:${drawKey}${draw > 0 ? `:${draw}` : ''}`) < noise) {
         ok = !ok;
         parts.push({ part: 'stand-in judge noise', done: ok, evidence: 'the stand-in judge flipped this verdict on purpose' });
       }

@@ -6,8 +6,8 @@
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { pyDumps } from '../core/py/dumps';
-import { DEFAULT_BUDGET, runRows, type RowsEvent } from '../rows';
-import { integer, progressOption } from './flags';
+import { DEFAULT_BUDGET, runRows, type LabelsReport, type RowsEvent } from '../rows';
+import { integer, numberBetween, progressOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { DEFAULT_TASKS_FILE } from './propose';
 
@@ -18,6 +18,8 @@ interface RowsFlags {
   progress: boolean;
   relabel: boolean;
   originalsFirst?: boolean;
+  minPrecision?: number;
+  scored?: string[];
 }
 
 /** Registers `taskgen rows`. */
@@ -33,9 +35,26 @@ export function register(program: Command): void {
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .option('--no-relabel', "leave out the accepted relabels of <run>_relabel/ (by default they are candidates too)")
     .option('--originals-first', 'relabeled tasks only after every task of the run had its turn')
+    .option(
+      '--min-precision <p>',
+      'a precision target for judge-only rows: the judge configuration (variant, votes, agreement threshold) the records allow with the most rows ' +
+        'whose lower 95% bound on precision on the scored sets is at least p; judge-only episodes it does not accept are left out (see <out>_labels.json)',
+      numberBetween(0, 1),
+    )
+    .option('--scored <runs...>', 'runs whose verifier results score the judge (default: the run, and a pipeline work dir\'s human run)')
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter({ progress: flags.progress });
-      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, ...(flags.relabel === false ? { relabel: false } : {}), originalsFirst: flags.originalsFirst, onEvent: printer.onEvent }).finally(
+      const { report, skipped } = await runRows({
+        run,
+        out: flags.out,
+        tasks: flags.tasks,
+        budget: flags.budget,
+        ...(flags.relabel === false ? { relabel: false } : {}),
+        originalsFirst: flags.originalsFirst,
+        ...(flags.minPrecision !== undefined ? { minPrecision: flags.minPrecision } : {}),
+        ...(flags.scored ? { scored: flags.scored } : {}),
+        onEvent: printer.onEvent,
+      }).finally(
         printer.stop,
       );
       process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);
@@ -53,6 +72,7 @@ export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: Ro
   const onEvent = (event: RowsEvent) => {
     if (event.type === 'warning') printAbove(bar, process.stderr, `warning: ${event.message}`);
     if (event.type === 'skipped') printAbove(bar, process.stderr, `warning: ${event.taskId} left out: ${event.reason}`);
+    if (event.type === 'labels') printAbove(bar, process.stderr, labelsLine(event.report));
     if (event.type !== 'copied') return;
     if (!started) {
       started = true;
@@ -62,4 +82,17 @@ export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: Ro
     bar?.update(event.done);
   };
   return { onEvent, stop: () => bar?.stop() };
+}
+
+// One line on the labels: rows per source, the judge configuration and its precision, the estimate; why, when the target took no judge-only rows.
+function labelsLine(report: LabelsReport): string {
+  const sources = report.sources.filter((s) => s.episodes > 0).map((s) => `${s.source} ${s.rows} rows`).join(', ') || 'no rows';
+  const judge = report.configs.find((c) => c.name === report.judge)?.precision;
+  const est = report.estimate;
+  const lines = [
+    `labels: ${sources}; judge ${report.judge ?? 'none'}${judge ? ` precision ${judge.precision} [${judge.interval.join(', ')}] (${judge.right}/${judge.n})` : ''}` +
+      `${est ? `; estimated label precision ${est.precision} [${est.interval.join(', ')}] over ${est.rows} of ${est.of} rows` : ''}; ${report.left_out.length} left out by their labels`,
+  ];
+  if (report.target) lines.push(report.target);
+  return lines.join('\n');
 }

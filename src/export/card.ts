@@ -10,6 +10,8 @@ import type { Provenance } from '../rows/provenance';
 import { LIBRARY } from '../rows/provenance';
 import type { JudgeScoreWithIntervals, RowsReport, ValidateReport } from '../core/schemas';
 import { featuresToYaml, type Features } from './features';
+import { labelsSection } from './card-labels';
+import type { LabelsReport } from '../rows/labels-format';
 
 /** One split of a config, as written. */
 export interface CardSplit {
@@ -35,6 +37,8 @@ export interface CardInput {
   readonly steps: ReadonlyArray<{ readonly provenance: Provenance; readonly rows: number }>;
   readonly rowsReport: RowsReport | null;
   readonly validate: ValidateReport | null;
+  /** The rows step's `<rows>_labels.json` (label sources and their precision); null when there is none. */
+  readonly labels?: LabelsReport | null;
   /** The dataset's license id (`cc-by-4.0`); absent: the card says none was set. */
   readonly license?: string;
 }
@@ -92,6 +96,10 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
     countsTable(input),
     '',
+    '## Labels',
+    '',
+    labelsSection({ steps: input.steps, labels: input.labels ?? null }, table),
+    '',
     '## The judge, measured against task verifiers',
     '',
     judgeSection(input.validate),
@@ -106,7 +114,8 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
       '`task_kind`, `proposer_model`, `agent_model`, `judge_model`, `judge_variant`, `judge_prompt_sha256` (sha256 ' +
       'of the judge\'s exact prompt template), `verdict`, `verifier_ok` (null where no verifier ran) and ' +
       '`library_version`, `agent_setup` and `judge_setup` (the digests of the set-ups that recorded the episode ' +
-      'and wrote its verdict, as the run dir\'s `_setup/` records them; null where unknown).',
+      'and wrote its verdict, as the run dir\'s `_setup/` records them; null where unknown), and `label_source` ' +
+      '(where its label came from: see Labels).',
     '',
   ].join('\n');
   return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };

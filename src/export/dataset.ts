@@ -11,9 +11,10 @@ import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { parseJsonAs, readJsonFileIfExists, readJsonl } from '../core/io';
-import { judgeDirOf, relabelDirOf, verifiersFileOf } from '../files/layout';
+import { judgeDirOf, labelsFileOf, relabelDirOf, verifiersFileOf } from '../files/layout';
 import { readWrittenVerifiers } from '../verifiers/file';
 import { LIBRARY, ProvenanceSchema, provenanceFileOf, type Provenance, type Recipe } from '../rows/provenance';
+import { LabelsReportSchema } from '../rows/labels-format';
 import { RowsReportSchema, TaskSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
 import { datasetCard, type CardConfig } from './card';
 import { EPISODE_FEATURES, STEP_FEATURES, TASK_FEATURES } from './features';
@@ -108,7 +109,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const relabeled = relabelDirOf(sources.run);
   // Relabeled episodes (cut from the run's own, `origin: "relabel"`) are the run's too, under its run id.
   const all = [
-    ...(await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run) }, recipe)),
+    ...(await planEpisodes(store, { run: sources.run, judgeDir: judgeDirOf(sources.run), tasksFile: sources.tasks }, recipe)),
     ...((await store.exists(relabeled)) ? await planEpisodes(store, { run: relabeled, judgeDir: judgeDirOf(relabeled) }, recipe) : []),
   ];
   const episodes = all.filter((e) => where(e.provenance));
@@ -116,9 +117,10 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const steps = await planSteps(store, sources.rows, new Map(all.map((e) => [e.provenance.task_id, e])), where);
   const stepCount = steps.reduce((n, s) => n + s.rows, 0);
   options.onEvent?.({ type: 'planned', episodes: episodes.length + human.length, steps: stepCount, stepEpisodes: steps.length });
-  const [rowsReport, validate] = await Promise.all([
+  const [rowsReport, validate, labels] = await Promise.all([
     readJsonFileIfExists(store, path.posix.join(sources.rows, '_report.json'), RowsReportSchema),
     sources.validate ? readValidate(store, sources.validate) : null,
+    readJsonFileIfExists(store, labelsFileOf(sources.rows), LabelsReportSchema),
   ]);
 
   const out = path.resolve(options.out);
@@ -165,6 +167,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       steps: steps.map((s) => ({ provenance: s.provenance, rows: s.rows })),
       rowsReport,
       validate,
+      labels,
       ...(options.license ? { license: options.license } : {}),
     });
     await fs.writeFile(path.join(tmp, 'README.md'), card.text);

@@ -11,6 +11,7 @@ import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStor
 import { refuseLinkedFiles, type EpisodeReads } from '../files/links';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
 import { isPlainName } from '../core/names';
+import { readRunLabels } from '../rows/labels';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
 import { pyDumps } from '../core/py/dumps';
 import { pyTruthy } from '../core/py/repr';
@@ -42,6 +43,8 @@ export interface RunSource {
   readonly run: string;
   /** Default `<run>_judge`. */
   readonly judgeDir: string;
+  /** The tasks file whose `verifiers.jsonl` labels episodes (`label_source`); default `<run>/tasks.jsonl`. */
+  readonly tasksFile?: string;
 }
 
 // What the export reads of an episode into the dataset: its summary, its evidence, its screenshots.
@@ -59,6 +62,7 @@ export async function planEpisodes(
   const entries = await store.list(source.run);
   const judgeLinks = await symbolicLinksIn(store, source.judgeDir);
   const results = await readResults(store, source.run, new Set(entries.filter((e) => e.isSymbolicLink).map((e) => e.name)));
+  const labels = await readRunLabels({ store, run: source.run, ...(source.tasksFile ? { tasksFile: source.tasksFile } : {}) });
   const out: PlannedEpisode[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory || !isPlainName(entry.name)) continue;
@@ -74,6 +78,7 @@ export async function planEpisodes(
       taskId: entry.name,
       recipe,
       results,
+      labels,
     });
     const screenshots: string[] = [];
     for (let i = 0; i < episode.steps; i++) {

@@ -134,6 +134,12 @@ export function provenanceFileOf(rowsDir: string): string {
   return `${dir}_provenance.jsonl`;
 }
 
+/** `<rows>_labels.json`: beside the rows dir, where each row's label came from and how precise each source measured. */
+export function labelsFileOf(rowsDir: string): string {
+  const dir = path.posix.normalize(rowsDir).replace(/\/+$/, '');
+  return `${dir}_labels.json`;
+}
+
 /** The judge lab's dir of a run: `<run>_judge/lab` (its `lab.json`, `lab.html` and one records dir per variant). */
 export function labDirOf(run: string): string {
   return path.posix.join(judgeDirOf(run), JUDGE_FILES.lab);

@@ -9,7 +9,9 @@ import path from 'node:path';
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
 import { compareCodePoints, pyIsBlank } from '../core/py/text';
-import { ROWS_FILES } from '../files/layout';
+import { labelsFileOf, ROWS_FILES } from '../files/layout';
+import { parseJsonAs } from '../core/io';
+import { LabelsReportSchema, type LabelsReport } from '../rows/labels-format';
 import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import type { RowsReport } from '../core/schemas';
 import type { ReportEpisodeSummary, ReportIssue, RowsFate, RowsPageModel } from './types';
@@ -78,6 +80,7 @@ export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageMod
     rowsDir: o.rowsDir,
     report: o.report,
     skipped,
+    labels: await readLabels(store, labelsFileOf(o.rowsDir), o.onIssue),
     sites: [...bySite.keys()].sort(compareCodePoints).map((site) => ({ site, ...bySite.get(site)! })),
   };
 }
@@ -90,5 +93,17 @@ async function skippedCount(store: FileStore, file: string): Promise<number> {
     return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
   } catch {
     return 0; // the header already names an unreadable _report.json
+  }
+}
+
+// The rows step's labels report beside the rows dir; none (an earlier taskgen's rows) is no issue, a damaged one is.
+async function readLabels(store: FileStore, file: string, onIssue: (issue: ReportIssue) => void): Promise<LabelsReport | null> {
+  const text = await readTextIfExists(store, file).catch(() => null);
+  if (text === null) return null;
+  try {
+    return parseJsonAs(LabelsReportSchema, text, { file });
+  } catch (error) {
+    onIssue({ file, problem: `${describeError(error)}: the labels section is left out` });
+    return null;
   }
 }

@@ -9,6 +9,7 @@ import { REPORT_CSS } from './style';
 import { stackedBars } from './svg/bars';
 import { COLORS, PLOT_CSS, count, figure, type Series } from './svg/svg';
 import type { RowsFate, RowsPageModel } from './types';
+import { labelsSectionHtml } from './rows-labels';
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 const e = (value: unknown) => escapeHtml(String(value));
@@ -109,6 +110,7 @@ ${leftOutFigure(model)}
 ${fateTable(model)}
 ${siteTable(model)}
 </section>
+${labelsSectionHtml(model.labels)}
 </body>
 </html>
 `;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { JudgeScoreWithIntervals, RowsReport } from '../core/schemas';
+import type { LabelsReport } from '../rows/labels-format';
 
 /** A problem met while reading the run that did not stop the report: shown in it and sent as an event. */
 export interface ReportIssue {
@@ -244,6 +245,8 @@ export interface RowsPageModel {
   readonly report: RowsReport | null;
   /** Judged successes the rows step left out as unusable (`skipped` of `_report.json`); 0 when it says none. */
   readonly skipped: number;
+  /** The rows step's `<rows>_labels.json` (label sources, their precision, what the labels left out); null when none. */
+  readonly labels?: LabelsReport | null;
   /** Per site (sorted): selected steps and episodes, and every episode's fate. */
   readonly sites: ReadonlyArray<{ readonly site: string; readonly steps: number; readonly fates: Readonly<Record<RowsFate, number>> }>;
 }

@@ -18,6 +18,8 @@ import { readJsonFileIfExists } from '../core/io';
 import { SYSTEM_JUDGE, fillJudgePrompt } from '../judge/prompt';
 import { assertPlainName } from '../core/names';
 import { EpisodeSchema, JudgeRecordSchema, type Episode, type JudgeRecord } from '../core/schemas';
+import { LabelSourceSchema, type LabelSource } from './labels-format';
+import { labelOf, type RunLabels } from './labels';
 
 /** This library's name and version, as provenance records them. */
 export const LIBRARY = Object.freeze({ name: 'miniweb-taskgen', version });
@@ -75,6 +77,11 @@ export const ProvenanceSchema = z.object({
   agent_setup: z.string().nullable().default(null),
   /** The digest of the judge set-up that wrote the verdict (`<run>_judge/_setup/<digest>.json`); null when unknown. */
   judge_setup: z.string().nullable().default(null),
+  /**
+   * Where the episode's label came from (`<rows>_labels.json` has each source's measured precision): `verifier`,
+   * `written-verifier`, `relabel` or `judge`; null when unknown (not judged, or written by an earlier taskgen).
+   */
+  label_source: LabelSourceSchema.nullable().default(null),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -110,6 +117,8 @@ export interface EpisodeProvenanceInput {
   readonly recipe?: Recipe;
   /** Verifier results by task id, where known. */
   readonly results?: ReadonlyMap<string, boolean>;
+  /** What labels the run's episodes besides the judge (see `readRunLabels`): gives `label_source`. Default unknown. */
+  readonly labels?: RunLabels;
 }
 
 /**
@@ -140,7 +149,9 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   if (record && record.task_id !== taskId) {
     throw new InputError({ file: recordFile, field: 'task_id' }, `episode ${taskId}: the record is for ${record.task_id}`);
   }
-  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results });
+  const origin = (episode.task as Record<string, unknown>).origin === 'relabel' ? 'relabel' : 'task';
+  const labelSource = input.labels && (record || origin === 'relabel') ? labelOf(input.labels, { taskId, episodeId, origin }).source : null;
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results, labelSource });
   return { episode, record, provenance };
 }
 
@@ -157,6 +168,8 @@ export interface ProvenanceParts {
   readonly judgeSetup?: string | null;
   readonly recipe?: Recipe;
   readonly results?: ReadonlyMap<string, boolean>;
+  /** The episode's label source; default null (unknown). */
+  readonly labelSource?: LabelSource | null;
 }
 
 /** Provenance from parts already read (what is unknown is null); {@link readEpisodeProvenance} reads and checks them. */
@@ -183,6 +196,7 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     parent_task_id: stringOr(task.parent_task_id) ?? null,
     agent_setup: stringOr(episode?.setup) ?? null,
     judge_setup: record ? (parts.judgeSetup ?? null) : null,
+    label_source: parts.labelSource ?? null,
   };
 }
 

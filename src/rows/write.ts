@@ -11,13 +11,15 @@ import { pyDumps } from '../core/py/dumps';
 import { pyIsBlank } from '../core/py/text';
 import { JudgeRecordSchema, RowSchema, RowsTaskSchema, type RowsReport } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { EPISODE_FILES, episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, relabelDirOf, ROWS_FILES, rowsReportFile, runFile } from '../files/layout';
+import { EPISODE_FILES, episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, labelsFileOf, relabelDirOf, ROWS_FILES, rowsReportFile, runFile } from '../files/layout';
 import { nodeStore } from '../files/node';
 import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import { linkedEpisodeFiles, type EpisodeReads } from '../files/links';
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
+import { labelCandidates } from './label-rows';
+import type { LabelSource, LabelsReport } from './labels-format';
 import { checkEntry } from '../core/check';
 
 /** What {@link runRows} reports while it works. */
@@ -28,7 +30,11 @@ export type RowsEvent =
   /** A dir of `out` outside this selection, removed (`stale: 'remove'`). */
   | { readonly type: 'removed'; readonly dir: string }
   /** A judged success left out: its rows do not parse, or its judge record was made from another episode. */
-  | { readonly type: 'skipped'; readonly taskId: string; readonly reason: string };
+  | { readonly type: 'skipped'; readonly taskId: string; readonly reason: string }
+  /** A judged success left out by its label: its verifier failed it, or it is judge-only and below the precision target. */
+  | { readonly type: 'left-out'; readonly taskId: string; readonly reason: string }
+  /** The labels of the rows written (`<out>_labels.json`); `report.target` says why no judge-only rows were taken, when none were. */
+  | { readonly type: 'labels'; readonly report: LabelsReport };
 
 /** Options of {@link runRows}. */
 export interface RowsOptions {
@@ -62,6 +68,14 @@ export interface RowsOptions {
   readonly relabel?: string | false;
   /** Relabeled tasks only after every original task had its turn. Default false (one round robin for all). */
   readonly originalsFirst?: boolean;
+  /**
+   * A precision target for judge-only rows (0 to 1): among the judge configurations the runs have records for, the
+   * one with the most rows whose lower 95% bound on precision on the scored sets is at least this; judge-only
+   * candidates it does not accept are left out, and when none reaches it no judge-only row is. Default none.
+   */
+  readonly minPrecision?: number;
+  /** Runs whose verifier results score the judge. Default the run and, in a pipeline work dir, its `human` run. */
+  readonly scored?: readonly string[];
   /** Receives the selection, each episode copied, removals, skips and warnings. */
   readonly onEvent?: (event: RowsEvent) => void;
 }
@@ -74,6 +88,8 @@ export interface RowsResult extends RowsSelection {
   readonly removed: readonly string[];
   /** The picked tasks that are relabeled ones (from the relabel dir), and their rows. */
   readonly relabeled: { readonly picked: readonly string[]; readonly rows: number };
+  /** Where each row's label came from and how precise each source measured (`<out>_labels.json`). */
+  readonly labels: LabelsReport;
 }
 
 /**
@@ -133,7 +149,23 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
       message: `${unbound} judge records in ${judgeDir} have no episode identity (written by the seed or an older taskgen): used as the seed would; \`taskgen judge\` binds them`,
     });
   }
-  const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
+  const labelling = await labelCandidates({
+    store,
+    run: options.run,
+    ...(typeof options.tasks === 'string' ? { tasksFile: options.tasks } : {}),
+    candidates,
+    ...(relabel ? { relabel: { dir: relabel.source.run, ids: relabel.ids } } : {}),
+    ...(options.scored ? { scored: options.scored } : {}),
+    ...(options.minPrecision !== undefined ? { minPrecision: options.minPrecision } : {}),
+    onWarning: (message) => options.onEvent?.({ type: 'warning', message }),
+  });
+  // Left out by its label: still a candidate, as the seed counts them, but with no rows to take.
+  const selectable = new Map(candidates);
+  for (const [taskId, reason] of labelling.leftOut) {
+    selectable.set(taskId, 0);
+    options.onEvent?.({ type: 'left-out', taskId, reason });
+  }
+  const selection = selectRows({ run: options.run, tasks, candidates: selectable, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
   const unique = [...new Set(selection.picked)];
   const foreign = await foreignDirs(store, (id) => sourceOf(id).run, options.out, unique);
   if (foreign.length > 0 && options.stale !== 'remove') {
@@ -166,27 +198,30 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
   await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
   // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
-  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])]))));
+  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])], labelling.labels.get(id)?.source ?? null))));
   await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
+  const labels = labelling.report(unique);
+  await store.writeAtomic(labelsFileOf(options.out), `${JSON.stringify(labels, null, 1)}\n`);
+  options.onEvent?.({ type: 'labels', report: labels });
   const relabeled = unique.filter((id) => relabel?.ids.has(id));
-  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) } };
+  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) }, labels };
 }
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
 // warning: the rows step selects as the seed does, and `export` refuses such an episode later.
-async function rowsProvenance(store: FileStore, options: RowsOptions, src: Source, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+async function rowsProvenance(store: FileStore, options: RowsOptions, src: Source, taskId: string, tasks: readonly RowsTaskRef[], labelSource: LabelSource | null): Promise<Provenance> {
   const { judgeDir } = src;
   // A relabeled episode is the run's too: its run id is the run's.
   const recipe: Recipe = { ...options.recipe, runId: options.recipe?.runId ?? path.posix.basename(path.posix.normalize(options.run).replace(/(.)\/+$/, '$1')) };
   try {
     const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe });
-    return provenance;
+    return { ...provenance, label_source: labelSource };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
     const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
     const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
-    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe });
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe, labelSource });
   }
 }
 

@@ -1,0 +1,86 @@
+/**
+ * The label source of an episode: a relabel (its claim checked, then judged), a hand-written verifier's result, a
+ * written verifier's (a claim checked on this episode's evidence), or the judge alone. When a verifier and the judge
+ * disagree the verifier's word holds: a judged success its verifier failed is no training row, and the disagreement
+ * is listed in `<rows>_labels.json`, never resolved the other way.
+ * @module
+ */
+import { readJsonl } from '../core/io';
+import { TaskSchema } from '../core/schemas';
+import { runFile, verifiersFileOf } from '../files/layout';
+import type { FileStore } from '../files/types';
+import { readVerifierResults } from '../validate';
+import { readWrittenVerifiers } from '../verifiers/file';
+import type { LabelSource } from './labels-format';
+
+/** What a run says about its episodes' labels besides the judge. */
+export interface RunLabels {
+  /** Hand-written verifiers' results, by task id (tasks whose line carries a `verifier`). */
+  readonly hand: ReadonlyMap<string, boolean>;
+  /** Written verifiers' results on the run's episodes, by task id (`results.jsonl` of tasks graded by a written claim). */
+  readonly written: ReadonlyMap<string, boolean>;
+  /** The episode each written verifier was written from (its claim held there), by task id. */
+  readonly writtenFrom: ReadonlyMap<string, string>;
+}
+
+/** Where a run's labels come from: its results, its tasks (which carry hand-written verifiers), the written verifiers. */
+export interface ReadRunLabelsInput {
+  readonly store: FileStore;
+  readonly run: string;
+  /** The tasks file; default `<run>/tasks.jsonl`. Its `verifiers.jsonl` holds the written verifiers. */
+  readonly tasksFile?: string;
+  /** Receives what cannot be read (a bad line, named), which is then not used. */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** Reads what labels a run's episodes besides the judge (each input optional: a missing file has nothing). */
+export async function readRunLabels(input: ReadRunLabelsInput): Promise<RunLabels> {
+  const { store, run } = input;
+  const tasksFile = input.tasksFile ?? runFile(run, 'tasks');
+  const onIssue = (issue: { file?: string; line: number; problem: string }) => input.onWarning?.(`${issue.file ?? tasksFile}:${issue.line}: ${issue.problem}`);
+  const [results, runTasks, written] = await Promise.all([
+    // A run without results has nothing to say here: only a damaged results file is worth a warning.
+    readVerifierResults(store, run, { onEvent: (e) => e.type === 'warning' && !e.message.endsWith('nothing to score') && input.onWarning?.(e.message) }),
+    readJsonl(store, runFile(run, 'tasks'), TaskSchema, { missingOk: true, lenient: true, onIssue }),
+    readWrittenVerifiers(store, verifiersFileOf(tasksFile)),
+  ]);
+  for (const issue of written.issues) input.onWarning?.(`${issue.file}:${issue.line}: ${issue.problem}`);
+  const handWritten = new Set(runTasks.filter((t) => t.verifier !== null && t.verifier !== undefined).map((t) => t.task_id));
+  const hand = new Map<string, boolean>();
+  const byWritten = new Map<string, boolean>();
+  for (const [taskId, ok] of results) {
+    if (handWritten.has(taskId)) hand.set(taskId, ok);
+    else if (written.byTask.has(taskId)) byWritten.set(taskId, ok);
+  }
+  const writtenFrom = new Map([...written.byTask].map(([taskId, v]) => [taskId, v.written_from.episode_id] as const));
+  return { hand, written: byWritten, writtenFrom };
+}
+
+/** An episode as the label rule sees it. */
+export interface LabelledEpisode {
+  readonly taskId: string;
+  readonly episodeId: string | null;
+  /** `relabel` for a task written from another task's episode. */
+  readonly origin: 'task' | 'relabel';
+}
+
+/** An episode's label source and, for a verifier, its result (null where the judge alone labels it). */
+export interface EpisodeLabel {
+  readonly source: LabelSource;
+  readonly verifier: boolean | null;
+}
+
+/**
+ * The strongest source that labels an episode: `relabel` for a relabeled task (its claim held and the judge agreed),
+ * then a hand-written verifier's result, then a written verifier's (a result on this episode, or the episode it was
+ * written from, where its claim held), else the judge alone.
+ */
+export function labelOf(labels: RunLabels, episode: LabelledEpisode): EpisodeLabel {
+  if (episode.origin === 'relabel') return { source: 'relabel', verifier: null };
+  const hand = labels.hand.get(episode.taskId);
+  if (hand !== undefined) return { source: 'verifier', verifier: hand };
+  const written = labels.written.get(episode.taskId);
+  if (written !== undefined) return { source: 'written-verifier', verifier: written };
+  if (episode.episodeId !== null && labels.writtenFrom.get(episode.taskId) === episode.episodeId) return { source: 'written-verifier', verifier: true };
+  return { source: 'judge', verifier: null };
+}
