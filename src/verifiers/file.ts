@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { checkClaim, emptyEvidence } from '../claims/check';
 import { ClaimSchema, type Claim } from '../claims/schema';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
@@ -35,6 +36,15 @@ export const WrittenVerifierSchema = z.looseObject({
   written_from: WrittenFromSchema,
   /** When it was written (ISO 8601). */
   written_at: z.string(),
+  /**
+   * How many of the run's other tasks' episodes of its site it was run on, and passed, when written (absent in a
+   * file written before looseness was measured).
+   */
+  looseness: z.object({ episodes: z.number().int().nonnegative(), passes: z.number().int().nonnegative() }).optional(),
+}).superRefine((line, ctx) => {
+  // A claim that holds on an episode that did nothing proves nothing: the line is named and not used.
+  const vacuous = checkClaim(line.claim, emptyEvidence()).vacuous;
+  if (vacuous !== null) ctx.addIssue({ code: 'custom', path: ['claim'], message: `vacuous: the claim ${vacuous}; not used` });
 });
 
 /** A line of `verifiers.jsonl`. */
