@@ -9,7 +9,7 @@ import type { Change } from '../core/schemas';
 import { changeOp, isRow, rowOf } from './changes';
 import type { StepEvidence } from './evidence';
 import type { ClaimValue, StateClaim } from './schema';
-import type { Row } from './start-rows';
+import type { Row, StartRows } from './start-rows';
 
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
@@ -73,4 +73,20 @@ export function stateTrace(
     return want === 'none' ? counted === 0 : want === 'some' ? counted > 0 : counted === want;
   });
   return { at, detail: `${what}: ${counted} matching of ${start.length} at the start with ${changes.length} change(s)` };
+}
+
+/**
+ * A state reader over an episode's start rows with its changes applied: the tables as they were at the end (or at
+ * the cut, given the changes up to it). A table without start rows reads as the rows the changes left. What a
+ * hand-written verifier's state checks read where the server's own tables are gone (a recorded episode).
+ * @example
+ * const ev = await loadStepEvidence(store, 'run/t1');
+ * await verifyEpisode(verifier, { answer: ev.answer, changes: ev.changes.map((c) => c.change), state: replayState(ev.start ?? {}, ev.changes.map((c) => c.change)) });
+ */
+export function replayState(start: StartRows, changes: readonly Change[]): (table: string) => Record<string, unknown>[] {
+  return (table) => {
+    const t = norm(table);
+    const mine = changes.filter((c) => norm(String(c.table ?? c.collection ?? c.kind ?? '')) === t);
+    return applyChanges(startRowsOf(start, table) ?? [], mine).map((r) => ({ ...r }));
+  };
 }
