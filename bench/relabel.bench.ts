@@ -1,7 +1,8 @@
 /**
  * Relabeling failed episodes on the sandbox, the figures: rows per 100 episodes before and after relabel; every
  * relabeled row's claim checked again on its cut episode; claims that did not hold, counted, none in the rows;
- * relabel precision against the sandbox's own verifiers (Wilson interval); cost per accepted relabel at the default
+ * relabel precision against the sandbox's own verifiers read on the state at the cut (Wilson interval); accepted
+ * claims that hold on their do-nothing episode or at their start (must be 0); cost per accepted relabel at the default
  * Gemini prices (the stand-ins' estimated tokens).
  *
  * On a pipeline work dir made by `taskgen pipeline --sandbox --sandbox-sites 8 --per-site 20` (RELABEL_DIR), or,
@@ -11,14 +12,15 @@
  * RELABEL_ERROR_RATE (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3);
  * JUDGE_NOISE (default 0.1); the stand-in agent fails on 30% of tasks (the pipeline's default).
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defaultCatalog, normInstruction, sandboxSetup } from '../sandbox/index';
+import { sandboxSetup } from '../sandbox/index';
+import { handOnState, handVerifierOf, holdsOnNothing } from './claim-figures';
 import { checkClaim, loadStepEvidence } from '../src/claims';
 import { ClaimSchema } from '../src/claims';
 import {
-  DEFAULT_PRICES, nodeStore, pipelineLayout, runPipeline, runRelabel, runRows, verifyEpisode, wilsonInterval, type Verifier,
+  DEFAULT_PRICES, nodeStore, pipelineLayout, runPipeline, runRelabel, runRows, wilsonInterval,
 } from '../src/index';
 
 const K = Number(process.env.RELABEL_K ?? 3);
@@ -81,8 +83,8 @@ try {
   let inRows = 0;
   let holds = 0;
   let failedInRows = 0;
-  const catalog = defaultCatalog();
   const agree: boolean[] = [];
+  let onNothing = 0;
   for (const task of relabel.tasks) {
     const { proposal } = byId.get(task.task_id)!;
     const episodeDir = path.join(relabel.out, task.task_id);
@@ -93,11 +95,12 @@ try {
       if (result.holds && evidence.steps === task.prefix_steps) holds++;
       if (proposal.status !== 'accepted') failedInRows++;
     }
-    // Ground truth: the bank task's own verifier on the cut episode.
-    const bank = catalog.tasks(task.site)?.bank.find((b) => normInstruction(b.instruction) === normInstruction(task.instruction));
-    if (!bank) continue;
-    const g = JSON.parse(await readFile(path.join(episodeDir, 'grade_inputs.json'), 'utf8')) as { answer?: string | null; log?: never[]; changes?: never[] };
-    agree.push((await verifyEpisode(bank.verifier as Verifier, { answer: g.answer ?? '', log: g.log ?? [], changes: g.changes ?? [] })).ok);
+    if (proposal.status === 'accepted' && holdsOnNothing(ClaimSchema.parse(proposal.claim), evidence, task.site)) onNothing++;
+    // Ground truth: the bank task's own verifier on the cut episode, read on the state at the cut (start rows plus
+    // the changes up to it), so "no such row" means none in the tables, not none created.
+    const hand = handVerifierOf(task.site, task.instruction);
+    if (!hand) continue;
+    agree.push(await handOnState(hand, evidence, task.site));
   }
   const notHeld = s.statuses['claim-failed'] + s.statuses['bad-claim'];
   const claimFailedIds = new Set(relabel.parents.flatMap((p) => p.proposals.filter((x) => x.status !== 'accepted' && x.task_id).map((x) => x.task_id!)));
@@ -105,9 +108,10 @@ try {
   process.stdout.write(`relabels: ${s.proposed} written, ${s.accepted} accepted (${s.acceptedRows} rows), ${s.statuses['judged-failure']} judged not successful\n`);
   process.stdout.write(`claims that did not hold: ${notHeld} (never judged), in the rows: ${leaked + failedInRows}\n`);
   process.stdout.write(`relabeled episodes in the rows: ${inRows}, claim holds on the cut episode at its prefix: ${holds}/${inRows}\n`);
+  process.stdout.write(`vacuous claims (hold on an episode that did nothing or at its start; never judged): ${s.statuses.vacuous}; accepted ones holding on their do-nothing episode or at their start: ${onNothing}\n`);
   const ok = agree.filter(Boolean).length;
   const [lo, hi] = wilsonInterval(ok, agree.length) ?? [0, 0];
-  process.stdout.write(`precision against the sandbox's verifiers: ${ok}/${agree.length} = ${(ok / Math.max(1, agree.length)).toFixed(3)}, Wilson 95% [${lo.toFixed(3)}, ${hi.toFixed(3)}] (stand-in relabeler wrong on purpose on ${Math.round(ERROR_RATE * 100)}% of tasks)\n`);
+  process.stdout.write(`precision against the sandbox's verifiers on the state at the cut: ${ok}/${agree.length} = ${(ok / Math.max(1, agree.length)).toFixed(3)}, Wilson 95% [${lo.toFixed(3)}, ${hi.toFixed(3)}] (stand-in relabeler wrong on purpose on ${Math.round(ERROR_RATE * 100)}% of tasks)\n`);
   const needed = allRightNeeded(BOUND);
   process.stdout.write(`lower bound ${BOUND}: ${wilsonLower(ok, agree.length) >= BOUND ? 'met' : 'NOT met'} (it needs at least ${needed} relabels of known tasks, all right; got ${agree.length}, ${agree.length - ok} wrong)\n`);
   const cost = s.cost ?? 0;
