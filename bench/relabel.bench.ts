@@ -5,18 +5,21 @@
  * claims that hold on their do-nothing episode or at their start (must be 0); cost per accepted relabel at the default
  * Gemini prices (the stand-ins' estimated tokens).
  *
+ * The same run's written verifiers (its verifiers stage): on the do-nothing episode, and on their site's other
+ * tasks' episodes (cross pairs), truth the hand-written verifiers on the state.
+ *
  * On a pipeline work dir made by `taskgen pipeline --sandbox --sandbox-sites 8 --per-site 20` (RELABEL_DIR), or,
  * without one, that pipeline run here first (BENCH_SITES, BENCH_PER_SITE, BENCH_CONCURRENCY) into BENCH_DIR (default
  * a new temporary dir; an earlier bench's dir is resumed, so a run can grow by chunks: more sites on each call;
  * BENCH_MIX_SETUP=1 lets the new sites get another BENCH_PER_SITE).
  * RELABEL_ERROR_RATE (default 0.1): the stand-in relabeler's share of wrong tasks; RELABEL_K (default 3);
- * JUDGE_NOISE (default 0.1); the stand-in agent fails on 30% of tasks (the pipeline's default).
+ * JUDGE_NOISE (default 0.1); VERIFIER_ERROR_RATE (default 0.1, the stand-in verifier writer's); the stand-in agent fails on 30% of tasks (the pipeline's default).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sandboxSetup } from '../sandbox/index';
-import { handOnState, handVerifierOf, holdsOnNothing } from './claim-figures';
+import { handOnState, handVerifierOf, holdsOnNothing, writtenFigures } from './claim-figures';
 import { checkClaim, loadStepEvidence } from '../src/claims';
 import { ClaimSchema } from '../src/claims';
 import {
@@ -46,14 +49,14 @@ function wilsonLower(k: number, n: number, z = 1.96): number {
 
 const dir = process.env.RELABEL_DIR ?? process.env.BENCH_DIR ?? (await mkdtemp(path.join(tmpdir(), 'relabel-bench-')));
 const layout = pipelineLayout(dir);
-const sb = await sandboxSetup({ siteCount: Number(process.env.BENCH_SITES ?? 8), failureRate: 0.3, judgeNoise: NOISE, relabelErrorRate: ERROR_RATE });
+const sb = await sandboxSetup({ siteCount: Number(process.env.BENCH_SITES ?? 8), failureRate: 0.3, judgeNoise: NOISE, relabelErrorRate: ERROR_RATE, verifierErrorRate: Number(process.env.VERIFIER_ERROR_RATE ?? 0.1) });
 try {
   if (!process.env.RELABEL_DIR) {
     process.stdout.write(`running the sandbox pipeline into ${dir} (${sb.sites.length} sites x ${process.env.BENCH_PER_SITE ?? 20} tasks)\n`);
     await runPipeline({
       dir, source: sb.source, evidence: sb.evidence, sites: sb.sites, proposer: sb.proposer, judge: sb.judge, policy: sb.policy,
-      humanTasks: sb.humanTasks, perSite: Number(process.env.BENCH_PER_SITE ?? 20), concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
-      skip: ['verifiers', 'validate', 'report'],
+      verifierWriter: sb.verifierWriter, humanTasks: sb.humanTasks, perSite: Number(process.env.BENCH_PER_SITE ?? 20), concurrency: Number(process.env.BENCH_CONCURRENCY ?? 4),
+      skip: ['validate', 'report'],
       // Growing a run with another per-site count for the new sites is a change of set-up, made on purpose.
       mixSetup: process.env.BENCH_MIX_SETUP === '1',
     });
@@ -115,6 +118,8 @@ try {
   const needed = allRightNeeded(BOUND);
   process.stdout.write(`lower bound ${BOUND}: ${wilsonLower(ok, agree.length) >= BOUND ? 'met' : 'NOT met'} (it needs at least ${needed} relabels of known tasks, all right; got ${agree.length}, ${agree.length - ok} wrong)\n`);
   const cost = s.cost ?? 0;
+  // The same run's written verifiers (the pipeline's verifiers stage), on their site's episodes.
+  for (const line of await writtenFigures(layout.run, layout.verifiers)) process.stdout.write(`${line}\n`);
   process.stdout.write(`tokens (estimated by the stand-ins): relabeler ${s.tokens.proposer.inputTokens} in / ${s.tokens.proposer.outputTokens} out, judge ${s.tokens.judge.inputTokens} in / ${s.tokens.judge.outputTokens} out\n`);
   process.stdout.write(`cost at gemini-3.5-flash prices: $${cost.toFixed(4)}, per accepted relabel $${(s.costPerAccepted ?? 0).toFixed(5)} ($${((s.costPerAccepted ?? 0) * 1000).toFixed(2)} per thousand)\n`);
 } finally {
