@@ -14,5 +14,5 @@ export {
 } from './verifiers/run';
 export { readWrittenVerifiers, WrittenVerifierSchema, type WrittenVerifier, type WrittenVerifiers } from './verifiers/file';
 export { verifierPrompt, parseClaimReply, SYSTEM_VERIFIER, type VerifierPromptInput, type ParsedClaim } from './verifiers/prompt';
-export { claimVerdict, type FinalEvidence } from './verifiers/grade';
+export { claimVerdict, type ClaimVerdict, type FinalEvidence } from './claims/grade';
 export { scoreWrittenVerifiers, type ScoreWrittenVerifiersOptions, type WrittenVerifierScores, type VerifierPair } from './verifiers/measure';

@@ -12,7 +12,7 @@ import { stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
 import type { Claim } from '../claims/schema';
-import { claimVerdict } from '../verifiers/grade';
+import { claimVerdict } from '../claims/grade';
 import { writeStartRows } from '../claims/start-rows';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';

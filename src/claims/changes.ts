@@ -4,7 +4,7 @@
  * @module
  */
 import type { Change } from '../core/schemas';
-import { norm } from '../attempt/verify';
+import { norm } from './values';
 
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 

@@ -1,11 +1,11 @@
 /**
  * Deciding a claim on a recorded episode at every step prefix: the claim's value after each of the first k steps,
  * for k = 1..steps, from the evidence tagged with a step up to k (the answer from its `done` step on). Values
- * compare by the verifiers' rules (`src/attempt/verify.ts`).
+ * compare by the verifiers' rules (`./values.ts`).
  * @module
  */
 import type { LogEntry } from '../core/schemas';
-import { looseEqual, norm, numbersIn, requestParams, trimSlash } from '../attempt/verify';
+import { looseEqual, norm, numbersIn, requestParams, trimSlash } from './values';
 import { parseWith } from '../core/io';
 import { ClaimSchema, type ChangeClaim, type Claim, type ClaimValue, type RequestClaim } from './schema';
 import { changeOp, changedFields, rowOf } from './changes';

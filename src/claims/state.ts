@@ -4,7 +4,7 @@
  * table the claim cannot be decided: its value is unknown (`null`), which never holds.
  * @module
  */
-import { norm } from '../attempt/verify';
+import { norm } from './values';
 import type { Change } from '../core/schemas';
 import { changeOp, isRow, rowOf } from './changes';
 import type { StepEvidence } from './evidence';

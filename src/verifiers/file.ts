@@ -6,11 +6,11 @@
  */
 import { z } from 'zod';
 import { checkClaim, emptyEvidence } from '../claims/check';
-import { ClaimSchema, type Claim } from '../claims/schema';
+import { ClaimSchema } from '../claims/schema';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
 import { parseJsonl, type JsonlIssue } from '../core/io';
-import { TaskKindSchema, type Task } from '../core/schemas';
+import { TaskKindSchema } from '../core/schemas';
 import { isPlainName } from '../core/names';
 
 /** Where a written verifier came from: the episode it was written from and the model that wrote it. */
@@ -86,19 +86,4 @@ export async function appendWrittenVerifiers(store: FileStore, file: string, lin
 export async function mendTornEnd(store: FileStore, file: string): Promise<void> {
   const text = await readTextIfExists(store, file);
   if (text && !text.endsWith('\n')) await store.appendLines(file, ['']);
-}
-
-/** The written verifiers that apply: for a task without its own verifier, with the instruction they were written for. */
-export function writtenFor(tasks: readonly Task[], verifiers: readonly WrittenVerifier[], warn: (message: string) => void): Map<string, Claim> {
-  const byId = new Map(tasks.map((t) => [t.task_id, t]));
-  const out = new Map<string, Claim>();
-  let stale = 0;
-  for (const v of verifiers) {
-    const task = byId.get(v.task_id);
-    if (!task || task.verifier || out.has(v.task_id)) continue;
-    if (task.instruction !== v.instruction) stale++;
-    else out.set(v.task_id, v.claim);
-  }
-  if (stale) warn(`${stale} written verifiers were written for another instruction of their task: not used`);
-  return out;
 }
