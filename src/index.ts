@@ -193,6 +193,8 @@ export {
   type VerifierOutcome,
   type RejectedReply,
   type WrittenVerifier,
+  type WrittenClaim,
+  type Looseness,
   type WrittenVerifiers,
   type VerifierPromptInput,
   type ScoreWrittenVerifiersOptions,

@@ -13,7 +13,7 @@ import type { FileStore } from '../files/types';
 export type Row = Readonly<Record<string, unknown>>;
 
 /** The start rows by table name. */
-export type StartRows = Readonly<Record<string, readonly Row[]>>;
+export type StartRows = Readonly<Record<string, ReadonlyArray<Readonly<Record<string, unknown>>>>>;
 
 /** `<episode>/start_rows.json`: `tables` maps each readable table to its rows at the start. */
 export const StartRowsSchema = z.looseObject({
