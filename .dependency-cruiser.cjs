@@ -62,6 +62,20 @@ module.exports = {
       from: { path: '^src/browser/' },
       to: { path: '^src/attempt/' },
     },
+    {
+      name: 'claims-own-value-comparison',
+      comment: 'the claim language owns how values compare (src/claims/values.ts); attempt\'s verifiers use it, not the reverse',
+      severity: 'error',
+      from: { path: '^src/claims/' },
+      to: { path: '^src/attempt/verify\\.ts$' },
+    },
+    {
+      name: 'attempt-grades-through-claims',
+      comment: 'attempt grades with claims (src/claims/grade.ts), never through the verifier writer (src/verifiers/)',
+      severity: 'error',
+      from: { path: '^src/attempt/' },
+      to: { path: '^src/verifiers/' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

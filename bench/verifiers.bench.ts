@@ -14,6 +14,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writtenFigures } from './claim-figures';
 import { defaultCatalog, oraclePolicy, sandboxJudge, sandboxSetup, sandboxVerifierWriter, writerErrorOf } from '../sandbox/index';
 import {
   browserHost,
@@ -86,6 +87,9 @@ try {
   const wrong = s.pairs.filter((p) => p.hand !== p.written).slice(0, 10);
   for (const p of wrong) process.stdout.write(`  disagree: ${p.taskId} hand ${p.hand ? 'pass' : 'fail'}, written ${p.written ? 'pass' : 'fail'}\n`);
   printDeliberate(tasks, outcomes, new Map(s.pairs.map((p) => [p.taskId, p])));
+  process.stdout.write(`\nwriter rejections: ${written.vacuous.count} vacuous, ${written.loose.count} too loose; the kept ones pass ${written.looseness.passes} of ${written.looseness.episodes} other tasks' oracle episodes of their site\n`);
+  process.stdout.write('on the stand-in agent\'s episodes (truth: the hand-written verifiers on the state at the end, start rows plus changes):\n');
+  for (const line of await writtenFigures(agentRun, written.file)) process.stdout.write(`  ${line}\n`);
 } finally {
   await host.close();
   await sb.close();

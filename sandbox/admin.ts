@@ -5,6 +5,7 @@
  * - `POST /_admin/sessions` → `{id, cookie: {name, value}}`: a fresh session
  * - `GET /_admin/sessions/<id>` → `{id, log, changes}`; `/log`, `/changes` alone
  * - `GET /_admin/sessions/<id>/state/<site>/<table>` → the table's rows as the session sees them
+ * - `GET /_admin/sessions/<id>/state/<site>` → every table's rows as the session sees them, `{<table>: rows}`
  * - `DELETE /_admin/sessions/<id>`
  * - `GET /_admin/split`, `GET /_admin/sites`, `GET /_admin/sites/<site>/tasks` (human), `/bank`
  * - `GET /_admin/ping` → `ok`
@@ -12,7 +13,7 @@
  */
 import { Router } from './router';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
-import { tableRows } from './database';
+import { allTableRows, tableRows } from './database';
 import type { SiteCatalog } from './catalog';
 
 /** An admin reply: JSON unless `text` is set. */
@@ -34,7 +35,7 @@ export function adminRouter(catalog: SiteCatalog, sessions: SessionStore): Route
     ok({
       sites: catalog.sites().length,
       sessions: sessions.size,
-      endpoints: ['POST sessions', 'GET sessions/<id>', 'GET sessions/<id>/state/<site>/<table>', 'GET split', 'GET sites'],
+      endpoints: ['POST sessions', 'GET sessions/<id>', 'GET sessions/<id>/state/<site>/<table>', 'GET sessions/<id>/state/<site>', 'GET split', 'GET sites'],
     }),
   );
   r.get('/ping', () => ({ status: 200, text: 'ok' }));
@@ -75,6 +76,12 @@ export function adminRouter(catalog: SiteCatalog, sessions: SessionStore): Route
   r.get('/sessions/:id/changes', ({ id }) => {
     const s = sessions.get(id ?? '');
     return s ? ok(s.changes) : missing('session');
+  });
+  r.get('/sessions/:id/state/:site', ({ id, site }) => {
+    const s = sessions.get(id ?? '');
+    if (!s) return missing('session');
+    const rt = catalog.site(site ?? '');
+    return rt ? ok(allTableRows(s.db(rt))) : missing('site');
   });
   r.get('/sessions/:id/state/:site/:table', ({ id, site, table }) => {
     const s = sessions.get(id ?? '');

@@ -128,6 +128,11 @@ export function readChanges(db: Database.Database, afterSeq: number): { changes:
   return { changes, lastSeq: rows.length ? (rows[rows.length - 1] as ChangeRow).seq : afterSeq };
 }
 
+/** Every (non-internal) table's rows now, by table name. */
+export function allTableRows(db: Database.Database): Record<string, Record<string, unknown>[]> {
+  return Object.fromEntries(userTables(db).map((t) => [t, db.prepare(`SELECT * FROM ${quoteId(t)} ORDER BY rowid`).all() as Record<string, unknown>[]]));
+}
+
 /** A table's rows now, or `undefined` when the site has no such (non-internal) table. */
 export function tableRows(db: Database.Database, table: string): Record<string, unknown>[] | undefined {
   if (!userTables(db).includes(table)) return undefined;

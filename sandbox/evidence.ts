@@ -33,6 +33,9 @@ export function sandboxEvidence(options: SandboxEvidenceOptions): EvidenceProvid
           assertPlainName(table, 'table');
           return getJson<Record<string, unknown>[]>(doFetch, `${admin}/state/${site}/${table}`);
         },
+        async startRows() {
+          return getJson<Record<string, Record<string, unknown>[]>>(doFetch, `${admin}/state/${site}`);
+        },
         async close() {
           await doFetch(admin, { method: 'DELETE' }).then((r) => r.body?.cancel());
         },

@@ -29,7 +29,7 @@ export { step, answer, request, row, noRow, roundRobin, firstIsHuman } from './t
 export { siteHref, type HrefQuery } from './href';
 export { sandboxProposer, type SandboxProposerOptions } from './stand-ins/proposer';
 export { oraclePolicy, type OraclePolicyOptions } from './stand-ins/oracle-policy';
-export { sandboxJudge, evidenceFromPrompt, type SandboxJudgeOptions } from './stand-ins/judge';
+export { sandboxJudge, evidenceFromPrompt, pristineTables, type SandboxJudgeOptions } from './stand-ins/judge';
 export { STAND_IN_PROVIDER } from './stand-ins/lookup';
 export { sandboxVerifierWriter, writerErrorOf, type SandboxVerifierWriterOptions, type WriterError } from './stand-ins/verifier-writer';
 export { sandboxRelabeler, type ClaimJson, type SandboxRelabelerOptions } from './stand-ins/relabeler';

@@ -64,12 +64,17 @@ export {
   type VerifyResult,
 } from './attempt';
 // Claims over evidence: what a recorded episode's evidence must show (a data change, a request, an answer, a value
-// on a page the agent saw; all / any / not), decided at every step prefix from the episode's step map.
+// on a page the agent saw, rows of a table at the cut; all / any / not), decided at every step prefix from the
+// episode's step map and start rows; the do-nothing episode a claim must fail; the tables replayed from start rows.
 export {
   checkClaim,
+  emptyEvidence,
   loadStepEvidence,
+  replayState,
   verifierClaim,
   type Claim,
+  type StateClaim,
+  type StartRows,
   type ClaimValue,
   type ChangeClaim,
   type RequestClaim,
@@ -190,6 +195,8 @@ export {
   type VerifierOutcome,
   type RejectedReply,
   type WrittenVerifier,
+  type WrittenClaim,
+  type Looseness,
   type WrittenVerifiers,
   type VerifierPromptInput,
   type ScoreWrittenVerifiersOptions,

@@ -14,5 +14,6 @@ export {
 } from './verifiers/run';
 export { readWrittenVerifiers, WrittenVerifierSchema, type WrittenVerifier, type WrittenVerifiers } from './verifiers/file';
 export { verifierPrompt, parseClaimReply, SYSTEM_VERIFIER, type VerifierPromptInput, type ParsedClaim } from './verifiers/prompt';
-export { claimVerdict, type FinalEvidence } from './verifiers/grade';
+export { claimVerdict, type ClaimVerdict, type FinalEvidence, type WrittenClaim } from './claims/grade';
+export type { Looseness } from './verifiers/vet';
 export { scoreWrittenVerifiers, type ScoreWrittenVerifiersOptions, type WrittenVerifierScores, type VerifierPair } from './verifiers/measure';

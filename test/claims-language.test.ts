@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaim, loadStepEvidence, memoryStore, verifierClaim, verifyEpisode, InputError, type Claim, type StepEvidence, type Verifier } from '../src/index';
+import { checkClaim, emptyEvidence, loadStepEvidence, memoryStore, replayState, verifierClaim, verifyEpisode, InputError, type Claim, type StepEvidence, type Verifier } from '../src/index';
 import { ClaimSchema } from '../src/formats';
 
 // The claim language on small made-up episodes: each claim kind, all / any / not, the first step at which a claim
@@ -26,9 +26,15 @@ const gradeInputs = {
   seen: ['Shop home. Search', 'Results: Blue Mug $12.00', 'Cart: 1 item', 'Order #1042 placed', 'Thank you'],
 };
 const stepMap = { version: 1, steps: 4, answer_step: 4, log: [0, 1, 2, 2, 3], changes: [2, 3, 3, 3], seen: [0, 1, 2, 3, 4] };
+// The shop's tables before the first action: an order shipped earlier, no cart line, one user.
+const startRows = {
+  version: 1,
+  tables: { orders: [{ id: 900, status: 'shipped', total: 5 }], cart_items: [], users: [{ id: 1, email: 'a@x.org', phone: '1' }], reviews: [] },
+};
 
-async function episode(files: { inputs?: object; steps?: object | null; summary?: object | null } = {}): Promise<StepEvidence> {
+async function episode(files: { inputs?: object; steps?: object | null; summary?: object | null; start?: object | null } = {}): Promise<StepEvidence> {
   const store = memoryStore({
+    ...(files.start === null ? {} : { 'run/t1/start_rows.json': JSON.stringify(files.start ?? startRows) }),
     'run/t1/grade_inputs.json': JSON.stringify(files.inputs ?? gradeInputs),
     ...(files.summary === null ? {} : { 'run/t1/episode.json': JSON.stringify(files.summary ?? { steps: 4, outcome: 'done' }) }),
     ...(files.steps === null ? {} : { 'run/t1/evidence_steps.json': JSON.stringify(files.steps ?? stepMap) }),
@@ -159,7 +165,8 @@ describe('checking claims at step prefixes', () => {
 describe('a verifier as a claim', () => {
   it('agrees with verifyEpisode on the same evidence, check by check', async () => {
     const ev = await episode();
-    const evidence = { answer: gradeInputs.answer, log: gradeInputs.log, changes: gradeInputs.changes };
+    // The hand-written verifier reads the tables at the end: the start rows with the changes applied.
+    const evidence = { answer: gradeInputs.answer, log: gradeInputs.log, changes: gradeInputs.changes, state: replayState(startRows.tables, gradeInputs.changes) };
     const verifiers: Verifier[] = [
       { answer: { type: 'number', value: 1234.5, tolerance: 0.005 } },
       { answer: { type: 'number', value: 1243.5 } },
@@ -175,7 +182,7 @@ describe('a verifier as a claim', () => {
       { state: [{ table: 'orders', where: { id: 1042 }, values: { status: 'shipped' } }] },
       { state: [{ table: 'cart_items', where: { product_id: 7 }, should_not_exist: true }, { table: 'users', where: { id: 1 }, values: { phone: 2 } }] },
       { requests: [{ method: 'GET', path: '/sites/shop/search', params: { q: 'blue mug' } }], state: [{ table: 'reviews', where: { product_id: 7 } }] },
-      // Not by id: no such row was ever there (none cancelled), or the session made one (an order placed).
+      // "No such row" is a state claim at the cut: none cancelled at all; an order placed by the session.
       { state: [{ table: 'orders', where: { status: 'cancelled' }, should_not_exist: true }] },
       { state: [{ table: 'orders', where: { status: 'placed' }, should_not_exist: true }] },
     ];
@@ -184,5 +191,48 @@ describe('a verifier as a claim', () => {
     expect(verdicts.map(([, holds]) => holds)).toEqual(verdicts.map(([ok]) => ok));
     expect(verifierClaim({})).toBeNull();
     expect(verifierClaim({ answer: { type: 'exact', value: ['yes', 'y'] } })).toEqual({ any: [{ answer: 'yes' }, { answer: 'y' }] });
+  });
+});
+
+describe('state claims and vacuity', () => {
+  it('a state claim counts the rows at each prefix: the start rows with the changes up to it', async () => {
+    const ev = await episode();
+    expect(at({ state: { table: 'orders', fields: { status: 'placed' } } }, ev)).toEqual([true, 3]);
+    expect(at({ state: { table: 'orders', rows: 2 } }, ev)).toEqual([true, 3]);
+    expect(at({ state: { table: 'cart_items', fields: { product_id: 7 }, rows: 'none' } }, ev)).toEqual([true, 1]);
+    expect(at({ state: { table: 'users', fields: { phone: 2 } } }, ev)).toEqual([true, 3]);
+    expect(at({ state: { table: 'orders', fields: { status: 'cancelled' } } }, ev)).toEqual([false, null]);
+    // "No such row" by fields the session never touched is true before the first action: it proves nothing.
+    const none = checkClaim({ state: { table: 'orders', fields: { status: 'cancelled' }, rows: 'none' } }, ev);
+    expect(none.holds).toBe(true);
+    expect(none.vacuous).toMatch(/did nothing/);
+  });
+
+  it('without start rows a state claim is not checkable: it never holds, nor does its not', async () => {
+    const ev = await episode({ start: null });
+    expect(ev.start).toBeNull();
+    for (const claim of [{ state: { table: 'orders' } }, { not: { state: { table: 'orders' } } }, { any: [{ not: { state: { table: 'x' } } }, { answer: 'nope' }] }] as Claim[]) {
+      const r = checkClaim(claim, ev);
+      expect([r.holds, r.vacuous], JSON.stringify(claim)).toEqual([false, null]);
+      expect(r.detail).toMatch(/not checkable, the episode recorded no start rows/);
+    }
+    // A known part decides where it can: any(true, unknown) holds.
+    expect(checkClaim({ any: [{ state: { table: 'orders' } }, { answer: { contains: '1042' } }] }, ev).holds).toBe(true);
+  });
+
+  it('a claim that holds on the do-nothing episode or at the start is vacuous; one the agent made true is not', async () => {
+    const ev = await episode();
+    const vacuous = (claim: Claim) => checkClaim(claim, ev).vacuous;
+    expect(vacuous({ not: { change: { table: 'orders', op: 'create', fields: { status: 'cancelled' } } } })).toMatch(/did nothing/);
+    expect(vacuous({ not: { answer: 'no' } })).toMatch(/did nothing/);
+    expect(vacuous({ seen: 'shop home' })).toMatch(/at the episode's start/);
+    expect(vacuous({ request: { method: 'GET', path: '/sites/shop' } })).toMatch(/at the episode's start/);
+    expect(vacuous({ state: { table: 'users', fields: { id: 1 } } })).toMatch(/did nothing/);
+    for (const claim of [{ change: { table: 'orders', op: 'create' } }, { answer: { contains: '1042' } }, { state: { table: 'users', fields: { phone: '1' }, rows: 'none' } }, { state: { table: 'orders', rows: 2 } }, { seen: 'thank you' }] as Claim[]) {
+      expect(vacuous(claim), JSON.stringify(claim)).toBeNull();
+    }
+    // Every claim here fails the do-nothing episode of this site (its start rows, nothing done), except the vacuous.
+    expect(checkClaim({ change: { table: 'orders', op: 'create' } }, emptyEvidence(ev.start)).holds).toBe(false);
+    expect(checkClaim({ state: { table: 'users', fields: { id: 1 } } }, emptyEvidence(ev.start)).holds).toBe(true);
   });
 });

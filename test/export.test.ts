@@ -10,7 +10,7 @@ import path from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadEpisodes, loadSteps, type StepRow } from '../src/index';
+import { checkClaim, emptyEvidence, loadEpisodes, loadStepEvidence, loadSteps, nodeStore, type Claim, type StepRow } from '../src/index';
 import { runCli } from './helpers/cli';
 import { tempDir } from './helpers/runs';
 
@@ -315,5 +315,18 @@ describe('taskgen export', () => {
       const lines = (await fs.readFile(path.join(copy, 'rows', id, 'rows.jsonl'), 'utf8')).split('\n').length;
       expect(stderr).toContain(`${path.join(copy, 'rows', id, 'rows.jsonl')}:${lines}: episode ${id}: torn last line`);
     });
+  });
+
+  it("tasks: every written verifier fails its task's do-nothing episode and does not hold at its episode's start", async () => {
+    const { rows } = await readConfig(hf, 'tasks');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const claim = JSON.parse(String(row.verifier)) as Claim;
+      // The task's do-nothing episode: its site's tables as its recorded episode started, nothing done.
+      const own = await loadStepEvidence(nodeStore(), path.join(demo, 'run', String(row.task_id)));
+      expect(own.start, String(row.task_id)).toBeTruthy();
+      expect(checkClaim(claim, emptyEvidence(own.start)).holds, JSON.stringify(claim)).toBe(false);
+      expect(checkClaim(claim, own)).toMatchObject({ holds: true, vacuous: null });
+    }
   });
 });

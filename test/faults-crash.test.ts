@@ -71,7 +71,10 @@ const REPLIES = (prompt: string): string => {
   if (prompt.includes('THE AGENT WAS ASKED')) {
     return JSON.stringify({ tasks: [{ instruction: 'Search the shop for blue lamps', kind: 'action', claim: { request: { method: 'GET', path: `/sites/${SITE}/search`, params: { q: 'blue lamp' } } } }] });
   }
-  if (prompt.includes('A SUCCESSFUL EPISODE OF THE TASK')) return JSON.stringify({ claim: { request: { method: 'GET', path: `/sites/${SITE}/search` } } });
+  // Claims that pin their task: a search for what it names, the answer it asks (a bare search would pass every episode).
+  if (prompt.includes('A SUCCESSFUL EPISODE OF THE TASK')) {
+    return JSON.stringify({ claim: prompt.includes('green table') ? { answer: { contains: '$99' } } : { request: { method: 'GET', path: `/sites/${SITE}/search`, params: { q: 'red chair' } } } });
+  }
   const proposing = /^WEBSITE: \S+ \(all pages under \/sites\/([^/]+)\//.exec(prompt)?.[1];
   if (proposing) return JSON.stringify({ tasks: [1, 2, 3].map((i) => ({ instruction: `On ${proposing}, find item number ${i} and report its price`, kind: 'info' })) });
   return verdict(prompt);

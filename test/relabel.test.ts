@@ -105,6 +105,31 @@ describe('runRelabel', () => {
     expect(again.tasks).toEqual(tasks);
   });
 
+  it('rejects a claim that proves nothing (true of the do-nothing episode, or at the start) as vacuous, never judged; state claims read the start rows', async () => {
+    const run = path.join(await tempDir(), 'r5');
+    await writeFailedRun(run);
+    // The shop starts with one bought item on the list; the episode never touched it.
+    await fs.writeFile(path.join(run, parent.task_id, 'start_rows.json'), json({ version: 1, tables: { shopping_items: [{ id: 1, name: 'milk', bought: 1 }] } }));
+    const vacuous = {
+      tasks: [
+        { instruction: 'Clear the items I have already bought', kind: 'action', claim: { not: { change: { table: 'shopping_items', op: 'create', fields: { bought: 1 } } } } },
+        { instruction: "Open the shop's home page", kind: 'action', claim: { seen: 'search box' } },
+        { instruction: 'Clear the bought items from my list', kind: 'action', claim: { state: { table: 'shopping_items', fields: { bought: 1 }, rows: 'none' } } },
+        { instruction: 'Search the shop for blue lamps', kind: 'action', claim: { request: { method: 'GET', path: '/sites/shop-01/search', params: { q: 'blue lamp' } } } },
+      ],
+    };
+    const judge = fakeLLM({ replies: () => verdict('SUCCESS') });
+    const { summary, parents, tasks, out } = await runRelabel({ run, llm: fakeLLM({ replies: [JSON.stringify(vacuous)] }), judge, k: 4 });
+    expect(parents[0]!.proposals.map((p) => p.status)).toEqual(['vacuous', 'vacuous', 'claim-failed', 'accepted']);
+    expect(parents[0]!.proposals[0]!.detail).toMatch(/holds on an episode that did nothing/);
+    expect(parents[0]!.proposals[1]!.detail).toMatch(/holds at the episode's start/);
+    expect(parents[0]!.proposals[2]!.detail).toMatch(/1 matching of 1 at the start/);
+    expect(summary.statuses).toMatchObject({ vacuous: 2, 'claim-failed': 1, accepted: 1 });
+    expect(judge.calls).toHaveLength(1);
+    // The cut episode keeps the parent's start rows.
+    expect(JSON.parse(await fs.readFile(path.join(out, tasks[0]!.task_id, 'start_rows.json'), 'utf8'))).toMatchObject({ tables: { shopping_items: [{ id: 1 }] } });
+  });
+
   it('feeds rows: the relabeled episodes are candidates in the same round robin, with origin and parent in the provenance', async () => {
     const run = path.join(await tempDir(), 'r2');
     await writeFailedRun(run);

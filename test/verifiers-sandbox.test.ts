@@ -2,12 +2,14 @@
  * Written verifiers end to end on the sandbox (one server, one browser): two bank tasks attempted as proposed tasks,
  * judged, given verifiers by the stand-in writer; a second attempt with those verifiers writes `results.jsonl` as a
  * human-task run does, validate scores the judge on them, and the report lists the episodes where they disagree.
+ * The episodes record their tables' start rows; no written verifier holds on the do-nothing episode, and a vacuous
+ * one never passes an episode.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHost, readWrittenVerifiers, runAttempt, runJudge, runReport, runValidate, runWriteVerifiers, nodeStore, type BrowserHost, type Task } from '../src/index';
+import { browserHost, checkClaim, emptyEvidence, loadStepEvidence, readWrittenVerifiers, runAttempt, runJudge, runReport, runValidate, runWriteVerifiers, nodeStore, type BrowserHost, type Task } from '../src/index';
 import { oraclePolicy, sandboxEvidence, sandboxJudge, sandboxVerifierWriter, startSandbox, type SandboxServer } from '../sandbox/index';
 
 let sandbox: SandboxServer;
@@ -40,6 +42,9 @@ describe('written verifiers on the sandbox', () => {
     const first = path.join(tmp, 'run');
     await runAttempt({ ...common, policy: oraclePolicy(), out: first });
     expect(await store.exists(path.join(first, 'results.jsonl'))).toBe(false); // proposed tasks: nothing to verify with
+    // The sandbox records every table's rows before the first action: what state claims read.
+    const start = await loadStepEvidence(store, path.join(first, tasks[1]!.task_id));
+    expect(Object.keys(start.start ?? {}).length).toBeGreaterThan(1);
     await runJudge({ run: first, llm: sandboxJudge({ runDir: first }) });
     const written = await runWriteVerifiers({ run: first, llm: sandboxVerifierWriter() });
     expect(written).toMatchObject({ successes: 2, written: 2, missing: 0 });
@@ -52,6 +57,16 @@ describe('written verifiers on the sandbox', () => {
     expect(results).toEqual(tasks.map((t) => ({ task_id: t.task_id, ok: true })));
     const episode = JSON.parse(await readFile(path.join(second, tasks[1]!.task_id, 'episode.json'), 'utf8')) as { checks: Array<{ check: string }> };
     expect(episode.checks[0]!.check).toMatch(/^written verifier /);
+    for (const v of byTask.values()) expect(checkClaim(v.claim, emptyEvidence(start.start)).holds).toBe(false);
+
+    // Grading never uses a claim that proves nothing: one true of the do-nothing episode fails the episode, saying why.
+    const vacuous = { ...byTask.get(tasks[0]!.task_id)!, claim: { not: { answer: 'zz never said' } } };
+    const third = path.join(tmp, 'run3');
+    const v3 = await runAttempt({ ...common, tasks: [tasks[0]!], policy: oraclePolicy(), out: third, verifiers: [vacuous] });
+    expect(v3.verified).toEqual({ total: 1, passed: 0 });
+    const graded = JSON.parse(await readFile(path.join(third, tasks[0]!.task_id, 'episode.json'), 'utf8')) as { ok: boolean; checks: Array<{ detail: string }> };
+    expect(graded.ok).toBe(false);
+    expect(graded.checks[0]!.detail).toMatch(/^vacuous, not used: it holds on an episode that did nothing/);
 
     // A judge that flips every verdict disagrees with the verifiers on both episodes.
     const v = await runValidate({ run: second, llm: sandboxJudge({ runDir: second, noise: 1 }) });

@@ -26,8 +26,9 @@ function task(id: string, instruction: string, kind: 'info' | 'action' = 'info',
 }
 
 // An episode dir: its grade inputs and episode summary (what the writer and the checker read).
-function episode(files: Record<string, string>, t: Task, evidence: { answer?: string | null; log?: unknown[]; changes?: unknown[] }, run = RUN): void {
+function episode(files: Record<string, string>, t: Task, evidence: { answer?: string | null; log?: unknown[]; changes?: unknown[]; start?: object }, run = RUN): void {
   const dir = `${run}/${t.task_id}`;
+  if (evidence.start) files[`${dir}/start_rows.json`] = JSON.stringify({ version: 1, tables: evidence.start });
   files[`${dir}/grade_inputs.json`] = JSON.stringify({ actions: [{ done: {} }], answer: evidence.answer ?? null, log: evidence.log ?? [], changes: evidence.changes ?? [], seen: ['page text'] });
   files[`${dir}/episode.json`] = JSON.stringify({ task: t, outcome: 'done', steps: 1, answer: evidence.answer ?? null, timings: { started: 'a', ended: 'b', ms: 1 }, model: 'agent', error: null, policy: 'p' });
 }
@@ -93,6 +94,65 @@ describe('runWriteVerifiers', () => {
 
   it('checks its input', async () => {
     await expect(runWriteVerifiers({ run: RUN, llm: fakeLLM({ replies: ['{}'] }), tries: 0, store: fixture() })).rejects.toThrow(/tries/);
+    await expect(runWriteVerifiers({ run: RUN, llm: fakeLLM({ replies: ['{}'] }), maxLooseShare: 2, store: fixture() })).rejects.toThrow(/maxLooseShare/);
+  });
+
+  it('asks again for a claim that proves nothing or is loose, and records the looseness of the ones it keeps', async () => {
+    const start = { orders: [{ id: 5, status: 'open' }, { id: 6, status: 'shipped' }], cart_items: [] };
+    const cancel = task('a1', 'Cancel my open order', 'action');
+    const add = task('a2', 'Add the lamp to my cart', 'action');
+    const price = task('q1', 'What does the blue lamp cost?');
+    const count = task('q2', 'How many orders are open?');
+    const files: Record<string, string> = { [`${RUN}/tasks.jsonl`]: [cancel, add, price, count].map((t) => `${JSON.stringify(t)}\n`).join('') };
+    episode(files, cancel, { changes: [{ table: 'orders', op: 'update', before: { id: 5, status: 'open' }, after: { id: 5, status: 'cancelled' } }], start });
+    episode(files, add, { changes: [{ table: 'cart_items', op: 'create', before: null, after: { id: 1, product_id: 7 } }], start });
+    episode(files, price, { answer: 'It costs $42.50', start });
+    episode(files, count, { answer: 'There is 1 open order', start });
+    for (const t of ['a1', 'a2', 'q1', 'q2']) record(files, t, true);
+    const store = memoryStore(files);
+    const claims: Record<string, unknown[]> = {
+      // True of an episode that did nothing (no order was created open), then the state the task asks for.
+      [cancel.instruction]: [{ not: { change: { table: 'orders', op: 'create', fields: { status: 'open' } } } }, { state: { table: 'orders', fields: { status: 'open' }, rows: 'none' } }],
+      [add.instruction]: [{ change: { table: 'cart_items', op: 'create', fields: { product_id: 7 } } }],
+      // Any answer at all, then the price.
+      [price.instruction]: [{ answer: { pattern: '\\S' } }, { answer: { contains: '42.50' } }],
+      // Pins an answer, but one most answers on the site give ("o"): it passes another question's episode too.
+      [count.instruction]: [{ answer: { contains: 'o' } }, { answer: { contains: 'o' } }],
+    };
+    const asked = new Map<string, number>();
+    const llm = fakeLLM({
+      replies: (call) => {
+        const t = [cancel, add, price, count].find((x) => call.prompt.includes(x.instruction))!;
+        const i = asked.get(t.instruction) ?? 0;
+        asked.set(t.instruction, i + 1);
+        return JSON.stringify({ claim: claims[t.instruction]![i] });
+      },
+    });
+    const r = await runWriteVerifiers({ run: RUN, llm, store, workers: 1 });
+    expect(r).toMatchObject({ successes: 4, written: 3, missing: 1 });
+    expect(r.vacuous.count).toBe(1);
+    expect(r.vacuous.examples[0]).toMatchObject({ taskId: 'a1' });
+    expect(r.vacuous.examples[0]!.problem).toMatch(/did nothing/);
+    expect(r.loose.count).toBe(3);
+    expect(r.loose.examples.map((e) => e.taskId)).toEqual(['q1', 'q2', 'q2']);
+    expect(r.loose.examples[0]!.problem).toMatch(/must pin its answer/);
+    expect(r.loose.examples[1]!.problem).toMatch(/passes 1 of the site's 3 other tasks' episodes/);
+    const { byTask } = await readWrittenVerifiers(store, r.file);
+    expect([...byTask.keys()].sort()).toEqual(['a1', 'a2', 'q1']);
+    expect(byTask.get('a1')).toMatchObject({ claim: { state: { table: 'orders', rows: 'none' } }, looseness: { episodes: 3, passes: 0 } });
+    expect(r.looseness).toEqual({ episodes: 9, passes: 0 });
+  });
+
+  it('names a verifiers line whose claim proves nothing and does not use it', async () => {
+    const store = memoryStore();
+    const line = (id: string, claim: unknown) =>
+      JSON.stringify({ task_id: id, site: 'shop-01', task_kind: 'action', instruction: `Q ${id}`, claim, written_from: { run: 'r', episode_id: 'e', model: 'm' }, written_at: '2026-12-05T00:00:00Z' });
+    await store.writeAtomic('v.jsonl', `${line('good', { change: { table: 'orders', op: 'delete' } })}\n${line('empty', { not: { answer: 'no' } })}\n`);
+    const read = await readWrittenVerifiers(store, 'v.jsonl');
+    expect([...read.byTask.keys()]).toEqual(['good']);
+    expect(read.issues).toHaveLength(1);
+    expect(read.issues[0]).toMatchObject({ file: 'v.jsonl', line: 2 });
+    expect(read.issues[0]!.problem).toMatch(/claim: vacuous: the claim holds on an episode that did nothing/);
   });
 });
 

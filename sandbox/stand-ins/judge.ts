@@ -5,7 +5,7 @@
  * What it reads: the prompt's first line (`TASK: <instruction>`); the task's verifier (the run's `tasks.jsonl`
  * line when it has one, else the site's task bank, the site taken from the run's task or the logged paths);
  * and the evidence. Given the run dir it reads the episode's `grade_inputs.json` and grades exactly as the
- * verifier would (state checks from the recorded changes); without it, it parses the answer, the request lines
+ * verifier would (state checks on the site's start rows with the recorded changes applied); without it, it parses the answer, the request lines
  * and the change lines out of the prompt (which may have cut them short) and rebuilds the changed rows from the
  * site's own data.
  *
@@ -26,11 +26,11 @@
  * @module
  */
 import path from 'node:path';
-import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, type EpisodeEvidence } from 'miniweb-taskgen';
+import { nodeStore, type FileStore, type CompleteOptions, type Completion, type LanguageModel, type Change, type LogEntry, type Task, type Verifier, verifyEpisode, replayState, type EpisodeEvidence, type StartRows } from 'miniweb-taskgen';
 import { GradeInputsSchema, TaskSchema, VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
-import { openCopy, tableRows } from '../database';
+import { allTableRows, openCopy, tableRows } from '../database';
 import { STAND_IN_PROVIDER, bankTask, siteOfPath, unitHash } from './lookup';
 
 /** Options of {@link sandboxJudge}. */
@@ -132,6 +132,18 @@ export function pristineRows(catalog: SiteCatalog, site: string): (table: string
   };
 }
 
+/** Every table of a site as a fresh session sees it: the start rows of each of its episodes. */
+export function pristineTables(catalog: SiteCatalog, site: string): StartRows {
+  const runtime = catalog.site(site);
+  if (!runtime) return {};
+  const db = openCopy(runtime.snapshot, { readonly: true });
+  try {
+    return allTableRows(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** A stand-in judge (provider `sandbox-stand-in`): verifier plus seeded noise, in the judge's JSON reply format. */
 export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
   const modelId = options.modelId ?? 'stand-in-judge';
@@ -151,6 +163,12 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
   };
   // Calls so far per prompt, for the votes drawn at a temperature above 0.
   const calls = new Map<string, number>();
+  const tablesBySite = new Map<string, StartRows>();
+  const startOf = (site: string): StartRows => {
+    let tables = tablesBySite.get(site);
+    if (!tables) tablesBySite.set(site, (tables = pristineTables(catalog(), site)));
+    return tables;
+  };
   let runTasks: Promise<Map<string, Task>> | undefined;
   const tasksOfRun = (): Promise<Map<string, Task>> => {
     runTasks ??= (async () => {
@@ -189,7 +207,9 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
       const hidesEvidence = !prompt.includes('\nSERVER REQUESTS OF THE SESSION') && !prompt.includes('\nDATA CHANGES OF THE SESSION');
       const recorded = task ? await gradeInputs(task.task_id) : undefined;
       const site = task?.site ?? [...prompt.matchAll(/^[A-Z]+ (\/sites\/\S+)/gm)].map((m) => siteOfPath(m[1] ?? '')).find(Boolean);
-      const evidence = recorded ?? evidenceFromPrompt(prompt, site ? rowsOf(site) : undefined);
+      const shown = recorded ?? evidenceFromPrompt(prompt, site ? rowsOf(site) : undefined);
+      // The state at the cut, as the verifier reads it: the site's start rows with the episode's changes applied.
+      const evidence: EpisodeEvidence = site ? { ...shown, state: replayState(startOf(site), shown.changes ?? []) } : shown;
       const own = VerifierSchema.safeParse(task?.verifier);
       const verifier: Verifier | undefined = own.success && task?.verifier ? own.data : site ? (bankTask(catalog(), site, instruction)?.verifier as Verifier | undefined) : undefined;
       let parts: Array<{ part: string; done: boolean; evidence: string }>;

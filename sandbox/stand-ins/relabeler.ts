@@ -7,13 +7,13 @@
  * wrong on purpose: it returns a bank task whose claim does not hold (the claim check must catch it).
  * @module
  */
-import { LLMError, checkClaim, verifierClaim, type Claim, type CompleteOptions, type Completion, type EpisodeEvidence, type LanguageModel, type StepEvidence, type Verifier } from 'miniweb-taskgen';
+import { LLMError, checkClaim, verifierClaim, type Claim, type CompleteOptions, type Completion, type EpisodeEvidence, type LanguageModel, type StartRows, type StepEvidence, type Verifier } from 'miniweb-taskgen';
 import { VerifierSchema } from 'miniweb-taskgen/schemas';
 import { ZERO_USAGE } from 'miniweb-taskgen/toolkit';
 import { defaultCatalog, type SiteCatalog } from '../catalog';
 import { normName } from '../oracle';
 import type { SandboxTask } from '../tasks';
-import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt, pristineRows } from './judge';
+import { STAND_IN_IMAGE_TOKENS, evidenceFromPrompt, pristineRows, pristineTables } from './judge';
 import { STAND_IN_PROVIDER, siteOfPath, unitHash } from './lookup';
 
 /** Options of {@link sandboxRelabeler}. */
@@ -48,7 +48,7 @@ function sideEffect(verifier: Verifier, evidence: EpisodeEvidence): boolean {
 
 // The prompt's evidence as step-tagged evidence with every item at the last step: a claim then holds when the
 // episode showed it at any point, which is what the relabeler can tell from the prompt (the library finds the step).
-function atTheEnd(evidence: EpisodeEvidence, steps: number, pages: readonly string[]): StepEvidence {
+function atTheEnd(evidence: EpisodeEvidence, steps: number, pages: readonly string[], start: StartRows): StepEvidence {
   const answer = evidence.answer ? evidence.answer : null;
   return {
     steps,
@@ -57,6 +57,7 @@ function atTheEnd(evidence: EpisodeEvidence, steps: number, pages: readonly stri
     log: (evidence.log ?? []).map((entry) => ({ entry, step: steps })),
     changes: (evidence.changes ?? []).map((change) => ({ change, step: steps })),
     seen: pages.map((text) => ({ text, step: steps })),
+    start,
   };
 }
 
@@ -105,6 +106,12 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
     }
     return get;
   };
+  const tables = new Map<string, StartRows>();
+  const startOf = (catalog: SiteCatalog, site: string) => {
+    let got = tables.get(site);
+    if (!got) tables.set(site, (got = pristineTables(catalog, site)));
+    return got;
+  };
   return {
     provider: STAND_IN_PROVIDER,
     modelId,
@@ -122,7 +129,7 @@ export function sandboxRelabeler(options: SandboxRelabelerOptions = {}): Languag
       // The prompt's evidence as the judge prompt shows it: the same sections, the same formats.
       const evidence = evidenceFromPrompt(prompt.replace('\n\nPAGES THE AGENT SAW', '\n\nTEXT ON SCREEN'), rowsOf(catalog, site));
       const pages = (/PAGES THE AGENT SAW \(in order\):\n([\s\S]*?)\n\nScreenshots/.exec(prompt)?.[1] ?? '').split(/^--- page \d+$/m);
-      const shown = atTheEnd(evidence, steps, pages);
+      const shown = atTheEnd(evidence, steps, pages, startOf(catalog, site));
       const lastPage = normName(pages.at(-1) ?? '');
       const requests = normName(section(prompt, 'SERVER REQUESTS OF THE SESSION', 'PAGES THE AGENT SAW'));
       const everything = `${requests}\n${normName(pages.join('\n'))}`;

@@ -6,9 +6,9 @@
  *   claim becomes "any answer"), so the claim still holds on the episode but also passes wrong ones;
  * - not holding: a value changed so the claim fails on the episode it was written from (the writer rejects it).
  *
- * The conversion is the library's `verifierClaim`, not exact in set ways the measurement shows: state checks become
- * change claims (a row the session did not touch is unknown to them), `noRow` on an id becomes a delete and on other
- * fields "never created".
+ * The conversion is the library's `verifierClaim`, not exact in set ways the measurement shows: positive state checks
+ * become change claims (a row there from the start, untouched, shows no change), `noRow` a `state` claim of no such
+ * row at the cut.
  * @module
  */
 import { verifierClaim, type Claim, type CompleteOptions, type Completion, type LanguageModel } from 'miniweb-taskgen';
@@ -92,6 +92,7 @@ export function spoil(claim: Claim): Claim {
   if ('answer' in claim) return { answer: { contains: SPOILED } };
   if ('seen' in claim) return { seen: { contains: SPOILED } };
   if ('change' in claim) return { change: { ...claim.change, fields: { ...claim.change.fields, [firstKey(claim.change.fields) ?? 'id']: SPOILED } } };
+  if ('state' in claim) return { state: { ...claim.state, fields: { ...claim.state.fields, [firstKey(claim.state.fields) ?? 'id']: SPOILED }, rows: 'some' } };
   return { request: { ...claim.request, path: `${typeof claim.request.path === 'string' ? claim.request.path : ''}/${SPOILED}` } };
 }
 

@@ -12,7 +12,8 @@ import { stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
 import type { Claim } from '../claims/schema';
-import { claimVerdict } from '../verifiers/grade';
+import { claimVerdict } from '../claims/grade';
+import { writeStartRows } from '../claims/start-rows';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
 import { performAction } from '../browser/actions';
@@ -146,6 +147,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
     });
     const faults = watchSiteFaults(ep.page, origin);
+    // The tables before the first action: what a state claim reads the changes against.
+    const startRows = s.startRows ? await infra('evidence', () => s.startRows!()) : null;
     await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
     // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
     const landed = outsideSite(ep.page.url(), boundary);
@@ -158,7 +161,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     const verdict = task.verifier && options.verify
       ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
       : options.writtenVerifier
-        ? claimVerdict(options.writtenVerifier, { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen })
+        ? claimVerdict(options.writtenVerifier, { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen, start: startRows })
         : undefined;
     const ok = verdict?.ok;
     const ended = new Date();
@@ -177,6 +180,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       usage: run.usage,
     };
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
+    if (startRows) await writeStartRows(store, dir, startRows);
     await recorder.finish({
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,

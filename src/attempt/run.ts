@@ -25,7 +25,7 @@ import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
 import { claimSetup, formatDifferences, readSetups } from '../files/setup';
 import { attemptSetup, DEFAULT_MAX_STEPS, DEFAULT_STOP_AFTER_FAILURES } from './setup';
-import { writtenFor, type WrittenVerifier } from '../verifiers/file';
+import { writtenFor, type WrittenClaim } from '../claims/grade';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
@@ -62,7 +62,7 @@ export interface AttemptOptions {
    * its own whose id and instruction match one is checked with its claim, and the run gets `results.jsonl` as a run
    * of human tasks does. Default none.
    */
-  readonly verifiers?: readonly WrittenVerifier[];
+  readonly verifiers?: readonly WrittenClaim[];
   /** How many more times an episode that could not run (model or server failure) is tried in this run. Default 1. */
   readonly retries?: number;
   /**

@@ -23,6 +23,12 @@ export interface EvidenceSession {
   collect(): Promise<SessionEvidence>;
   /** The rows of a table now, for state checks; absent when the server cannot tell. */
   state?(table: string): Promise<Record<string, unknown>[]>;
+  /**
+   * Every table the server can read, with its rows as the session sees them now; called once before the episode's
+   * first action, it records the start rows (`start_rows.json`) that `state` claims read. Absent when the server
+   * cannot tell (then no start rows are recorded).
+   */
+  startRows?(): Promise<Record<string, Record<string, unknown>[]>>;
   /** Releases the session. */
   close?(): Promise<void>;
 }

@@ -1,13 +1,15 @@
 /**
  * Deciding a claim on a recorded episode at every step prefix: the claim's value after each of the first k steps,
  * for k = 1..steps, from the evidence tagged with a step up to k (the answer from its `done` step on). Values
- * compare by the verifiers' rules (`src/attempt/verify.ts`).
+ * compare by the verifiers' rules (`./values.ts`).
  * @module
  */
-import type { Change, LogEntry } from '../core/schemas';
-import { looseEqual, norm, numbersIn, requestParams, trimSlash } from '../attempt/verify';
+import type { LogEntry } from '../core/schemas';
+import { looseEqual, norm, numbersIn, requestParams, trimSlash } from './values';
 import { parseWith } from '../core/io';
 import { ClaimSchema, type ChangeClaim, type Claim, type ClaimValue, type RequestClaim } from './schema';
+import { changeOp, changedFields, rowOf } from './changes';
+import { stateTrace } from './state';
 import type { StepEvidence } from './evidence';
 
 /** A claim decided on an episode. */
@@ -21,6 +23,12 @@ export interface ClaimResult {
   readonly firstStep: number | null;
   /** Why, in words: what matched and at which step, or what was missing. */
   readonly detail: string;
+  /**
+   * Why the claim proves nothing the agent did, `null` when it does: it holds on the empty episode (no request, no
+   * change, no answer, the tables as they started), or already at the episode's start, before the first action.
+   * A vacuous claim is never a label, a verifier or a reward, whether it holds or not.
+   */
+  readonly vacuous: string | null;
 }
 
 /**
@@ -34,18 +42,34 @@ export function checkClaim(claim: Claim, evidence: StepEvidence): ClaimResult {
   }
   // An episode of no steps has one prefix: all of it.
   const prefixes = evidence.steps > 0 ? Array.from({ length: evidence.steps }, (_, i) => i + 1) : [0];
-  const trace = decide(claim, evidence, prefixes, new Map());
+  const cache: Cache = new Map();
+  const trace = decide(claim, evidence, prefixes, cache);
   const first = trace.at.indexOf(true);
-  return { holds: trace.at.at(-1) ?? false, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail };
+  return { holds: trace.at.at(-1) === true, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail, vacuous: vacuity(claim, evidence, cache) };
+}
+
+/** The episode in which the agent did nothing: no step, request, change, answer or page; the tables as they started. */
+export function emptyEvidence(start: StepEvidence['start'] = null): StepEvidence {
+  return { steps: 0, answer: null, answerStep: null, log: [], changes: [], seen: [], start };
+}
+
+// Why a claim proves nothing (see ClaimResult.vacuous).
+function vacuity(claim: Claim, ev: StepEvidence, cache: Cache): string | null {
+  const empty = decide(claim, emptyEvidence(ev.start ?? null), [0], cache);
+  if (empty.at[0] === true) return `holds on an episode that did nothing (${empty.detail})`;
+  const start = decide(claim, ev, [0], cache);
+  if (start.at[0] === true) return `holds at the episode's start, before the first action (${start.detail})`;
+  return null;
 }
 
 // Claims already validated: one claim checked on many episodes (a verifier) is validated once. A claim is data
 // and is not changed after it is written, so a checked object stays valid.
 const VALID = new WeakSet<object>();
 
-// A claim's value at each prefix, and why.
+// A claim's value at each prefix, and why: `null` where it cannot be decided (a state claim without start rows),
+// which `all`, `any` and `not` carry as unknown (Kleene's logic), and which never holds.
 interface Trace {
-  readonly at: boolean[];
+  readonly at: Array<boolean | null>;
   readonly detail: string;
 }
 
@@ -56,14 +80,19 @@ function decide(claim: Claim, ev: StepEvidence, prefixes: number[], cache: Cache
   if ('all' in claim || 'any' in claim) {
     const all = 'all' in claim;
     const parts = (all ? claim.all : claim.any).map((c) => decide(c, ev, prefixes, cache));
-    const at = prefixes.map((_, j) => (all ? parts.every((p) => p.at[j]) : parts.some((p) => p.at[j])));
+    const at = prefixes.map((_, j) => {
+      const values = parts.map((p) => p.at[j] ?? null);
+      if (values.includes(!all)) return !all;
+      return values.includes(null) ? null : all;
+    });
     return { at, detail: `${all ? 'all' : 'any'}(${parts.map((p) => p.detail).join('; ')})` };
   }
   if ('not' in claim) {
     const inner = decide(claim.not, ev, prefixes, cache);
-    return { at: inner.at.map((v) => !v), detail: `not(${inner.detail})` };
+    return { at: inner.at.map((v) => (v === null ? null : !v)), detail: `not(${inner.detail})` };
   }
   if ('answer' in claim) return answerTrace(claim.answer, ev, prefixes, cache);
+  if ('state' in claim) return stateTrace(claim.state, ev, prefixes, (actual, want) => matchField(actual, want, cache));
   const found = 'change' in claim ? firstChange(claim.change, ev, cache) : 'request' in claim ? firstRequest(claim.request, ev, cache) : firstSeen(claim.seen, ev, cache);
   return { at: prefixes.map((k) => found.step !== null && found.step <= k), detail: found.detail };
 }
@@ -97,43 +126,6 @@ function firstChange(claim: ChangeClaim, ev: StepEvidence, cache: Cache): Found 
   });
   if (hit) return { step: hit.step, detail: `${what}: at step ${hit.step}` };
   return { step: null, detail: `${what}: ${ofTable.length ? `${ofTable.length} change(s) to ${claim.table}, none matching` : `no change to ${claim.table} (${ev.changes.length} change(s) in all)`}` };
-}
-
-const OPS: Record<string, 'create' | 'update' | 'delete'> = {
-  create: 'create', created: 'create', insert: 'create', inserted: 'create', add: 'create', added: 'create',
-  update: 'update', updated: 'update', modify: 'update', modified: 'update', edit: 'update',
-  delete: 'delete', deleted: 'delete', remove: 'delete', removed: 'delete',
-};
-
-// The change's operation; a server that does not name it tells it by which of before/after it gives.
-function changeOp(change: Change): 'create' | 'update' | 'delete' {
-  const named = typeof change.op === 'string' ? OPS[norm(change.op)] : undefined;
-  if (named) return named;
-  if (!isRow(change.before)) return 'create';
-  return isRow(change.after) ? 'update' : 'delete';
-}
-
-function isRow(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-// The row a change leaves (the one it removed, for a delete); `changed` fills in for a server that gives no rows.
-function rowOf(change: Change, op: string): Record<string, unknown> {
-  const before = isRow(change.before) ? change.before : {};
-  const after = isRow(change.after) ? change.after : {};
-  if (op === 'delete') return before;
-  if (isRow(change.after)) return after;
-  const changed = isRow(change.changed) ? change.changed : {};
-  const news = Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, op === 'update' && Array.isArray(v) && v.length === 2 ? v[1] : v]));
-  return { ...before, ...news };
-}
-
-function changedFields(change: Change, op: string): Set<string> {
-  if (isRow(change.changed)) return new Set(Object.keys(change.changed));
-  const before = isRow(change.before) ? change.before : {};
-  const after = isRow(change.after) ? change.after : {};
-  if (op === 'delete') return new Set(Object.keys(before));
-  return new Set(Object.keys(after).filter((k) => show(after[k]) !== show(before[k])));
 }
 
 function firstRequest(claim: RequestClaim, ev: StepEvidence, cache: Cache): Found {

@@ -1,6 +1,6 @@
 /**
  * One recorded episode's evidence with each piece tagged by its step: `grade_inputs.json` (what the judge reads),
- * `episode.json` (the step count) and the step map `evidence_steps.json` beside them. An episode without a step
+ * `episode.json` (the step count), the step map `evidence_steps.json` and the start rows `start_rows.json` beside them. An episode without a step
  * map (recorded by the Python original, or before step maps) has everything tagged with its last step.
  * @module
  */
@@ -11,6 +11,7 @@ import { GradeInputsSchema, type Change, type LogEntry } from '../core/schemas';
 import { episodeFile } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { EvidenceStepsSchema, type EvidenceSteps } from './steps';
+import { StartRowsSchema, type StartRows } from './start-rows';
 
 /** One recorded episode's evidence, each item tagged with the step after which it appeared (0: the start page). */
 export interface StepEvidence {
@@ -26,6 +27,11 @@ export interface StepEvidence {
   readonly changes: ReadonlyArray<{ readonly change: Change; readonly step: number }>;
   /** The page texts the agent observed (as its prompt showed them), in order; `step` actions had been taken. */
   readonly seen: ReadonlyArray<{ readonly text: string; readonly step: number }>;
+  /**
+   * The rows of the site's tables at the start (`start_rows.json`), `null` when the episode recorded none (a Python
+   * episode, a provider without a state reader; also when absent): its `state` claims are not checkable.
+   */
+  readonly start?: StartRows | null;
 }
 
 // The summary's step count; the rest of episode.json is not needed here (and Python's may differ).
@@ -38,11 +44,13 @@ const StepCountSchema = z.looseObject({ steps: z.number().int().nonnegative().op
 export async function loadStepEvidence(store: FileStore, episodeDir: string): Promise<StepEvidence> {
   const inputsFile = episodeFile(episodeDir, 'gradeInputs');
   const stepsFile = episodeFile(episodeDir, 'evidenceSteps');
-  const [inputs, summary, map] = await Promise.all([
+  const [inputs, summary, map, startFile] = await Promise.all([
     readJsonFileIfExists(store, inputsFile, GradeInputsSchema),
     readJsonFileIfExists(store, episodeFile(episodeDir, 'episode'), StepCountSchema),
     readJsonFileIfExists(store, stepsFile, EvidenceStepsSchema),
+    readJsonFileIfExists(store, episodeFile(episodeDir, 'startRows'), StartRowsSchema),
   ]);
+  const start = startFile?.tables ?? null;
   if (inputs === null) throw new InputError({ file: inputsFile }, 'missing: the episode has no evidence');
   const log = inputs.log ?? [];
   const changes = inputs.changes ?? [];
@@ -57,6 +65,7 @@ export async function loadStepEvidence(store: FileStore, episodeDir: string): Pr
       log: log.map((entry) => ({ entry, step: steps })),
       changes: changes.map((change) => ({ change, step: steps })),
       seen: seen.map((text) => ({ text, step: steps })),
+      start,
     };
   }
   checkFits(map, { log: log.length, changes: changes.length, seen: seen.length, steps: summary?.steps }, stepsFile);
@@ -67,6 +76,7 @@ export async function loadStepEvidence(store: FileStore, episodeDir: string): Pr
     log: log.map((entry, i) => ({ entry, step: map.log[i]! })),
     changes: changes.map((change, i) => ({ change, step: map.changes[i]! })),
     seen: seen.map((text, i) => ({ text, step: map.seen[i]! })),
+    start,
   };
 }
 

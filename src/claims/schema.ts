@@ -85,11 +85,31 @@ export const RequestClaimSchema = z.strictObject({
 export type RequestClaim = z.infer<typeof RequestClaimSchema>;
 
 /**
+ * How many rows of a table match, in the state at the cut (the rows at the episode's start with its changes up to
+ * the cut applied): `"none"`, `"some"` (at least one; the default) or exactly that many.
+ */
+export const StateCountSchema = z.union([z.literal('none'), z.literal('some'), z.number().int().nonnegative()]);
+
+/**
+ * The rows of `table` whose `fields` have these values, counted in the state at the cut (`rows`, see
+ * {@link StateCountSchema}). Decidable only on an episode that recorded its tables' start rows
+ * (`start_rows.json`); elsewhere it is not checkable and never holds, nor does its `not`.
+ */
+export const StateClaimSchema = z.strictObject({
+  table: z.string().min(1),
+  fields: z.record(z.string(), ClaimValueSchema).optional(),
+  rows: StateCountSchema.optional(),
+});
+/** A state claim's body. */
+export type StateClaim = z.infer<typeof StateClaimSchema>;
+
+/**
  * What an episode's evidence must show:
  * - `{change}`: a data change ({@link ChangeClaimSchema});
  * - `{request}`: a request ({@link RequestClaimSchema});
  * - `{answer}`: the agent's final answer (its `done` action) is the value;
  * - `{seen}`: some page the agent saw shows the value in its text;
+ * - `{state}`: how many rows of a table match in the state at the cut ({@link StateClaimSchema});
  * - `{all}`, `{any}`: every one, or at least one, of the claims holds (lists of 1 or more); `{not}`: the claim
  *   does not hold.
  */
@@ -98,11 +118,12 @@ export type Claim =
   | { request: RequestClaim }
   | { answer: ClaimValue }
   | { seen: ClaimValue }
+  | { state: StateClaim }
   | { all: Claim[] }
   | { any: Claim[] }
   | { not: Claim };
 
-const KINDS = ['change', 'request', 'answer', 'seen', 'all', 'any', 'not'] as const;
+const KINDS = ['change', 'request', 'answer', 'seen', 'state', 'all', 'any', 'not'] as const;
 
 /**
  * The zod schema of a {@link Claim}: a strict object with exactly one of the keys above (a problem is reported at
@@ -115,6 +136,7 @@ export const ClaimSchema: z.ZodType<Claim> = z.lazy(() =>
       request: RequestClaimSchema.optional(),
       answer: ClaimValueSchema.optional(),
       seen: ClaimValueSchema.optional(),
+      state: StateClaimSchema.optional(),
       all: z.array(ClaimSchema).min(1).optional(),
       any: z.array(ClaimSchema).min(1).optional(),
       not: ClaimSchema.optional(),

@@ -10,13 +10,12 @@ import type { Claim } from './schema';
  * The claim a verifier makes: every check, as a claim, under `all` (one check alone stands as it is); `null` for a
  * verifier with no checks. An `exact` answer is the whole answer, `includes` each value contained, `number` a
  * number written in it; a request check a request (`not` one, for `should_not_exist`); a state check a data change
- * of the table whose row matches `where` and `values`. A `should_not_exist` check whose `where` names a row by id
- * (`id` or a field ending in `_id`) is a delete of that row; on other fields (a row of some name, never wanted) it
- * says no such row was created.
+ * of the table whose row matches `where` and `values`. A `should_not_exist` check ("no such row") is a `state` claim
+ * that no row of the table matches `where` at the cut, decided on the start rows with the changes applied (not
+ * checkable, and never holding, on an episode that recorded no start rows).
  *
- * The claim reads the changes, not the tables: where the verifier passes on a row the session never touched (there
- * from the start, or, for a `should_not_exist` by id, never there), the claim has no change to show and does not hold;
- * a "never created" claim holds on an episode that wanted the row gone but left it alone.
+ * A positive state check reads the changes, not the tables: where the verifier passes on a row the session never
+ * touched (there from the start), the claim has no change to show and does not hold: the agent did nothing.
  */
 export function verifierClaim(verifier: Verifier): Claim | null {
   const claims: Claim[] = [
@@ -46,11 +45,7 @@ function requestClaim(check: RequestCheck): Claim {
 }
 
 function stateClaim(check: StateCheck): Claim {
-  if (check.should_not_exist) {
-    // A row named by id was there to delete; one described by other fields may never have been there at all.
-    const byId = Object.keys(check.where).some((k) => k === 'id' || k.endsWith('_id'));
-    const change = { table: check.table, op: byId ? ('delete' as const) : ('create' as const), fields: { ...check.where } };
-    return byId ? { change } : { not: { change } };
-  }
+  // "No such row" is a statement about the state at the cut, never "no such row was created".
+  if (check.should_not_exist) return { state: { table: check.table, fields: { ...check.where }, rows: 'none' } };
   return { change: { table: check.table, fields: { ...check.where, ...check.values } } };
 }

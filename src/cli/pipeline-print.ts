@@ -123,13 +123,16 @@ function stageText<S extends PipelineStage>(stage: S, summary: StageSummaries[S]
     }
     case 'verifiers': {
       const s = summary as StageSummaries['verifiers'];
-      const left = s.unparsed + s.notHolding ? `; rejected: ${s.unparsed} replies not a claim, ${s.notHolding} claims that did not hold on their episode` : '';
-      return `${formatCount(s.kept + s.written)} verifiers for ${formatCount(s.successes)} judged successes of ${formatCount(s.tasks)} tasks (${formatCount(s.written)} written now by ${s.model})${left}${s.errors ? `, ${s.errors} errors` : ''}`;
+      const left = s.unparsed + s.notHolding + s.vacuous + s.loose
+        ? `; rejected: ${s.unparsed} replies not a claim, ${s.notHolding} claims that did not hold on their episode, ${s.vacuous} vacuous (hold on an episode that did nothing), ${s.loose} too loose`
+        : '';
+      const loose = s.looseness.episodes ? `; the verifiers written now pass ${s.looseness.passes} of ${s.looseness.episodes} other tasks' episodes of their site` : '';
+      return `${formatCount(s.kept + s.written)} verifiers for ${formatCount(s.successes)} judged successes of ${formatCount(s.tasks)} tasks (${formatCount(s.written)} written now by ${s.model})${left}${loose}${s.errors ? `, ${s.errors} errors` : ''}`;
     }
     case 'relabel': {
       const s = (summary as StageSummaries['relabel']).summary;
       const cost = s.costPerAccepted === null ? '' : `, $${s.costPerAccepted.toFixed(5)} per accepted relabel`;
-      return `${formatCount(s.episodes)} failed episodes: ${formatCount(s.proposed)} tasks written, ${formatCount(s.accepted)} accepted (${formatCount(s.acceptedRows)} rows), ${formatCount(s.statuses['claim-failed'] + s.statuses['bad-claim'])} claims did not hold (never judged), ${formatCount(s.statuses['judged-failure'])} judged not successful${cost}`;
+      return `${formatCount(s.episodes)} failed episodes: ${formatCount(s.proposed)} tasks written, ${formatCount(s.accepted)} accepted (${formatCount(s.acceptedRows)} rows), ${formatCount(s.statuses['claim-failed'] + s.statuses['bad-claim'])} claims did not hold (never judged), ${formatCount(s.statuses.vacuous)} vacuous claims (never judged), ${formatCount(s.statuses['judged-failure'])} judged not successful${cost}`;
     }
     case 'rows': {
       const { report: r, relabeled } = summary as StageSummaries['rows'];

@@ -45,7 +45,7 @@ export function formatRelabelSummary(s: RelabelSummary): string {
   return [
     `relabel: ${s.episodes} episodes (${s.relabeled} relabeled now, ${s.resumed} done before${s.unjudged ? `, ${s.unjudged} not judged yet: judge them first` : ''}${s.errors ? `, ${s.errors} errors` : ''})`,
     `  tasks written ${s.proposed}: accepted ${s.accepted} (${s.acceptedRows} rows), judged not successful ${st['judged-failure']}, ` +
-      `claim did not hold ${st['claim-failed']} (never judged), not a claim ${st['bad-claim']}, info without answer ${st['no-answer']}, rows not renderable ${st.unrenderable}`,
+      `claim did not hold ${st['claim-failed']} (never judged), vacuous claims ${st.vacuous} (hold on an episode that did nothing or at its start; never judged), not a claim ${st['bad-claim']}, info without answer ${st['no-answer']}, rows not renderable ${st.unrenderable}`,
     `  tokens: relabeler ${s.tokens.proposer.model} ${s.tokens.proposer.calls} calls ${s.tokens.proposer.inputTokens} in / ${s.tokens.proposer.outputTokens} out; ` +
       `judge ${s.tokens.judge.model} ${s.tokens.judge.calls} calls ${s.tokens.judge.inputTokens} in / ${s.tokens.judge.outputTokens} out`,
     `  cost ${usd(s.cost)}, per accepted relabel ${s.accepted ? usd(s.costPerAccepted) : '- (none accepted)'}`,

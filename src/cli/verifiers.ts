@@ -11,6 +11,7 @@ import type { LanguageModel } from '../models/types';
 import { UsageMeter, formatUsage, withUsage } from '../models/usage';
 import { miniwebSource } from '../sites/miniweb';
 import { runWriteVerifiers, type WriteVerifiersEvent, type WriteVerifiersResult } from '../verifiers/run';
+import { DEFAULT_MAX_LOOSE_SHARE } from '../verifiers/vet';
 import { integer, numberBetween, timeoutOption } from './flags';
 import { resolveModel } from './models';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
@@ -27,6 +28,7 @@ interface VerifiersFlags {
   apiKeyEnv?: string;
   workers: number;
   tries: number;
+  maxLooseShare: number;
   timeout: number;
   sitemaps?: string;
   baseUrl?: string;
@@ -50,7 +52,8 @@ export function register(program: Command): void {
     .option('--endpoint <url>', 'an OpenAI-compatible server for --model (vLLM...)')
     .option('--api-key-env <name>', 'the environment variable holding the API key')
     .option('--workers <n>', 'tasks worked on at once', integer(1), 8)
-    .option('--tries <n>', 'replies asked for per task until a claim holds', integer(1), 2)
+    .option('--tries <n>', 'replies asked for per task until a claim holds, proves something and is not loose', integer(1), 2)
+    .option('--max-loose-share <r>', "the largest share of the site's other tasks' episodes a kept verifier may pass", numberBetween(0, 1), DEFAULT_MAX_LOOSE_SHARE)
     .option('--sitemaps <dir>', 'the sitemaps, to show the writer each site (with --base-url)')
     .option('--base-url <url>', 'the server of the sites (with --sitemaps)')
     .option('--sandbox', "the sandbox's stand-in writer (not a model: converts the bank's hand-written verifiers)", false)
@@ -72,6 +75,7 @@ export function register(program: Command): void {
         workers: flags.workers,
         ...(flags.mixSetup ? { mixSetup: true } : {}),
         tries: flags.tries,
+        maxLooseShare: flags.maxLooseShare,
         onEvent: printer.onEvent,
       }).finally(printer.stop);
       process.stdout.write(`${JSON.stringify(summaryLine(result))}\n`);
@@ -109,6 +113,9 @@ export function summaryLine(r: WriteVerifiersResult): Record<string, unknown> {
     written: r.written,
     unparsed: r.unparsed.count,
     not_holding: r.notHolding.count,
+    vacuous: r.vacuous.count,
+    loose: r.loose.count,
+    looseness: r.looseness,
     errors: r.errors.length,
     missing: r.missing,
     file: r.file,
@@ -118,6 +125,8 @@ export function summaryLine(r: WriteVerifiersResult): Record<string, unknown> {
 function printRejected(r: WriteVerifiersResult): void {
   for (const e of r.unparsed.examples.slice(0, 3)) process.stderr.write(`reply not a claim (${e.taskId}): ${e.problem}: ${JSON.stringify(e.excerpt)}\n`);
   for (const e of r.notHolding.examples.slice(0, 3)) process.stderr.write(`claim did not hold on its episode (${e.taskId}): ${e.problem}: ${e.excerpt}\n`);
+  for (const e of r.vacuous.examples.slice(0, 3)) process.stderr.write(`claim proves nothing (${e.taskId}): ${e.problem}: ${e.excerpt}\n`);
+  for (const e of r.loose.examples.slice(0, 3)) process.stderr.write(`claim too loose (${e.taskId}): ${e.problem}: ${e.excerpt}\n`);
 }
 
 function verifiersPrinter(options: PrinterOptions = {}): { onEvent: (event: WriteVerifiersEvent) => void; stop: () => void } {

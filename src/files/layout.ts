@@ -94,6 +94,8 @@ export const EPISODE_FILES = Object.freeze({
   evidenceSteps: 'evidence_steps.json',
   /** Each step as the agent's prompt showed it (beside the seed's files): what re-renders its rows under another instruction. */
   agentSteps: 'agent_steps.json',
+  /** Not the seed's: the rows of the site's tables before the first action (state claims read start plus changes). */
+  startRows: 'start_rows.json',
 });
 
 /** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */

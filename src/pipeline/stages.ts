@@ -115,7 +115,7 @@ export async function verifiersStage(ctx: StageContext): Promise<VerifiersStageS
     if (r.errors.length) ctx.incomplete.push(`verifiers: ${r.errors.length} tasks failed; a rerun tries them again${firstCause(r.failures, `${r.errors[0]!.taskId}: ${r.errors[0]!.error}`)}`);
     return {
       tasks: r.tasks, successes: r.successes, kept: r.kept, written: r.written,
-      unparsed: r.unparsed.count, notHolding: r.notHolding.count, errors: r.errors.length, model: writer.modelId,
+      unparsed: r.unparsed.count, notHolding: r.notHolding.count, vacuous: r.vacuous.count, loose: r.loose.count, looseness: r.looseness, errors: r.errors.length, model: writer.modelId,
     };
   });
 }

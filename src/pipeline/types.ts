@@ -262,6 +262,12 @@ export interface VerifiersStageSummary extends StageFigures {
   readonly unparsed: number;
   /** Claims that did not hold on their own episode (not kept). */
   readonly notHolding: number;
+  /** Claims that held on an episode that did nothing or at their episode's start (not kept). */
+  readonly vacuous: number;
+  /** Claims too loose: passing too many other tasks' episodes, or an information claim not pinning its answer (not kept). */
+  readonly loose: number;
+  /** The verifiers written now, run on their site's other tasks' episodes: episodes, and passes. */
+  readonly looseness: { readonly episodes: number; readonly passes: number };
   /** Tasks that failed with an error (a rerun tries them). */
   readonly errors: number;
   /** The writer model. */

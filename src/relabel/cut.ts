@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { StepEvidence } from '../claims/evidence';
 import type { EvidenceSteps } from '../claims/steps';
+import { writeStartRows } from '../claims/start-rows';
 import type { AgentSteps, Episode, GradeInputs, Row, Task } from '../core/schemas';
 import { EPISODE_FILES, episodeFile, stepImageName } from '../files/layout';
 import type { FileStore } from '../files/types';
@@ -86,6 +87,8 @@ export async function writeCutEpisode(input: CutEpisodeInput): Promise<{ rows: n
   await store.writeAtomic(episodeFile(dir, 'rowsEpisode'), json(cut));
   await store.writeAtomic(episodeFile(dir, 'gradeInputs'), json(gradeInputs));
   await store.writeAtomic(episodeFile(dir, 'evidenceSteps'), json(stepMap));
+  // The start rows stay the parent's: the cut episode started where it did.
+  if (evidence.start) await writeStartRows(store, dir, evidence.start);
   if (parent.agentSteps) await store.writeAtomic(episodeFile(dir, 'agentSteps'), json({ ...parent.agentSteps, steps: parent.agentSteps.steps.filter((s) => s.step < prefix) }));
   await store.writeAtomic(episodeFile(dir, 'episode'), json(cut));
   return { rows: rows.length };

@@ -100,6 +100,8 @@ async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeI
   if (p.claim === null) return { ...base, claim: null, status: 'bad-claim', detail: p.claimProblem ?? 'not a claim' };
   const result = checkClaim(p.claim, parent.evidence);
   if (!result.holds || result.firstStep === null) return { ...base, status: 'claim-failed', detail: result.detail };
+  // A claim true of an episode that did nothing, or before the first action, labels nothing the agent did.
+  if (result.vacuous !== null) return { ...base, first_step: result.firstStep, status: 'vacuous', detail: `the claim ${result.vacuous}` };
   const answerStep = parent.evidence.answerStep;
   if (p.kind === 'info' && answerStep === null) return { ...base, first_step: result.firstStep, status: 'no-answer', detail: 'an information task, but the episode ended without an answer' };
   const prefix = p.kind === 'info' ? Math.max(answerStep!, result.firstStep) : result.firstStep;
@@ -116,6 +118,7 @@ async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeI
   }
   // The claim again, on the cut episode's own evidence: what the rows will carry must hold there.
   const again = checkClaim(p.claim, await loadStepEvidence(input.store, dir));
+  if (again.vacuous !== null) return { ...placed, rows, status: 'vacuous', detail: `on the episode cut at ${prefix}, the claim ${again.vacuous}` };
   if (!again.holds) return { ...placed, rows, status: 'claim-failed', detail: `holds at step ${result.firstStep} but not on the episode cut at ${prefix}: ${again.detail}` };
   // Judged anew even when a killed pass left a record: the parent is the unit of resumption, so its record counts
   // every call it took, as one uninterrupted pass would (a kept record would count none).
@@ -154,7 +157,7 @@ export function relabeledTask(parent: Task, p: Pick<Proposal, 'instruction' | 'k
  * (re-rendered and copied into the cut episodes, hence into the rows).
  */
 const RELABEL_READS: EpisodeReads = {
-  files: new Set([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs, EPISODE_FILES.agentSteps, EPISODE_FILES.evidenceSteps, EPISODE_FILES.final]),
+  files: new Set([EPISODE_FILES.episode, EPISODE_FILES.gradeInputs, EPISODE_FILES.agentSteps, EPISODE_FILES.evidenceSteps, EPISODE_FILES.startRows, EPISODE_FILES.final]),
   screenshots: true,
   rows: true,
 };

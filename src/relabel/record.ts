@@ -14,6 +14,8 @@ export const RELABEL_STATUSES: readonly RelabelStatus[] = [
   'judged-failure',
   /** The claim does not hold on the episode (or no longer at the prefix cut): never judged. */
   'claim-failed',
+  /** The claim holds on an episode that did nothing, or at the episode's start: it proves nothing; never judged. */
+  'vacuous',
   /** Not a claim of the language: never judged. */
   'bad-claim',
   /** An information task, but the episode gave no answer: never judged. */
@@ -39,7 +41,7 @@ export const RelabelParentSchema = z.looseObject({
       instruction: z.string(),
       kind: z.enum(['info', 'action']),
       claim: z.unknown(),
-      status: z.enum(['accepted', 'judged-failure', 'claim-failed', 'bad-claim', 'no-answer', 'unrenderable']),
+      status: z.enum(['accepted', 'judged-failure', 'claim-failed', 'vacuous', 'bad-claim', 'no-answer', 'unrenderable']),
       detail: z.string(),
       task_id: z.string().nullable(),
       first_step: z.number().int().nullable(),
@@ -53,4 +55,4 @@ export type RelabelParent = z.infer<typeof RelabelParentSchema>;
 /** One task the relabeler wrote, with its fate. */
 export type RelabelProposal = RelabelParent['proposals'][number];
 /** What became of a task the relabeler wrote (`_parents/<task_id>.json`'s `status`). */
-export type RelabelStatus = 'accepted' | 'judged-failure' | 'claim-failed' | 'bad-claim' | 'no-answer' | 'unrenderable';
+export type RelabelStatus = 'accepted' | 'judged-failure' | 'claim-failed' | 'vacuous' | 'bad-claim' | 'no-answer' | 'unrenderable';

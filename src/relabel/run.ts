@@ -259,7 +259,7 @@ function summarize(
   parents: readonly RelabelParent[],
   c: { episodes: number; relabeled: number; resumed: number; unjudged: number; errors: number; prices: PriceTable; llm: LanguageModel; judge: LanguageModel },
 ): RelabelSummary {
-  const statuses = { accepted: 0, 'judged-failure': 0, 'claim-failed': 0, 'bad-claim': 0, 'no-answer': 0, unrenderable: 0 } as Record<RelabelStatus, number>;
+  const statuses = { accepted: 0, 'judged-failure': 0, 'claim-failed': 0, vacuous: 0, 'bad-claim': 0, 'no-answer': 0, unrenderable: 0 } as Record<RelabelStatus, number>;
   let acceptedRows = 0;
   for (const p of parents.flatMap((x) => x.proposals)) {
     statuses[p.status]++;

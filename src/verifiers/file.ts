@@ -5,11 +5,12 @@
  * @module
  */
 import { z } from 'zod';
-import { ClaimSchema, type Claim } from '../claims/schema';
+import { checkClaim, emptyEvidence } from '../claims/check';
+import { ClaimSchema } from '../claims/schema';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
 import { parseJsonl, type JsonlIssue } from '../core/io';
-import { TaskKindSchema, type Task } from '../core/schemas';
+import { TaskKindSchema } from '../core/schemas';
 import { isPlainName } from '../core/names';
 
 /** Where a written verifier came from: the episode it was written from and the model that wrote it. */
@@ -35,6 +36,15 @@ export const WrittenVerifierSchema = z.looseObject({
   written_from: WrittenFromSchema,
   /** When it was written (ISO 8601). */
   written_at: z.string(),
+  /**
+   * How many of the run's other tasks' episodes of its site it was run on, and passed, when written (absent in a
+   * file written before looseness was measured).
+   */
+  looseness: z.object({ episodes: z.number().int().nonnegative(), passes: z.number().int().nonnegative() }).optional(),
+}).superRefine((line, ctx) => {
+  // A claim that holds on an episode that did nothing proves nothing: the line is named and not used.
+  const vacuous = checkClaim(line.claim, emptyEvidence()).vacuous;
+  if (vacuous !== null) ctx.addIssue({ code: 'custom', path: ['claim'], message: `vacuous: the claim ${vacuous}; not used` });
 });
 
 /** A line of `verifiers.jsonl`. */
@@ -76,19 +86,4 @@ export async function appendWrittenVerifiers(store: FileStore, file: string, lin
 export async function mendTornEnd(store: FileStore, file: string): Promise<void> {
   const text = await readTextIfExists(store, file);
   if (text && !text.endsWith('\n')) await store.appendLines(file, ['']);
-}
-
-/** The written verifiers that apply: for a task without its own verifier, with the instruction they were written for. */
-export function writtenFor(tasks: readonly Task[], verifiers: readonly WrittenVerifier[], warn: (message: string) => void): Map<string, Claim> {
-  const byId = new Map(tasks.map((t) => [t.task_id, t]));
-  const out = new Map<string, Claim>();
-  let stale = 0;
-  for (const v of verifiers) {
-    const task = byId.get(v.task_id);
-    if (!task || task.verifier || out.has(v.task_id)) continue;
-    if (task.instruction !== v.instruction) stale++;
-    else out.set(v.task_id, v.claim);
-  }
-  if (stale) warn(`${stale} written verifiers were written for another instruction of their task: not used`);
-  return out;
 }

@@ -84,7 +84,9 @@ export async function scoreWrittenVerifiers(options: ScoreWrittenVerifiersOption
       writtenFrom++;
       continue;
     }
-    const written = checkClaim(verifier.claim, await loadStepEvidence(store, dir)).holds;
+    // A vacuous claim passes nothing: grading never uses one.
+    const result = checkClaim(verifier.claim, await loadStepEvidence(store, dir));
+    const written = result.holds && result.vacuous === null;
     pairs.push({ taskId, site: verifier.site, kind: verifier.task_kind, hand, written });
   }
   const judged = pairs.map((p) => ({ ...p, verifier: p.hand, judge: p.written }));

@@ -5,8 +5,7 @@
  */
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { checkClaim } from '../claims/check';
-import { loadStepEvidence } from '../claims/evidence';
+import { loadStepEvidence, type StepEvidence } from '../claims/evidence';
 import type { Claim } from '../claims/schema';
 import { describeError } from '../core/errors';
 import { readJsonFileIfExists, readJsonl, type JsonlIssue } from '../core/io';
@@ -23,6 +22,7 @@ import type { SiteSource } from '../sites/types';
 import { appendWrittenVerifiers, mendTornEnd, readWrittenVerifiers, type WrittenVerifier } from './file';
 import { SYSTEM_VERIFIER, parseClaimReply, verifierPrompt } from './prompt';
 import { verifiersSetup } from './setup';
+import { DEFAULT_MAX_LOOSE_SHARE, vetClaim, type Looseness } from './vet';
 import { claimSetup } from '../files/setup';
 
 /** Options of {@link runWriteVerifiers}. */
@@ -43,8 +43,13 @@ export interface WriteVerifiersOptions {
   readonly model?: string;
   /** Tasks worked on at once. Default 8. */
   readonly workers?: number;
-  /** Replies asked for per task until one gives a claim that holds. Default 2. */
+  /** Replies asked for per task until one gives a claim that holds, proves something and is not loose. Default 2. */
   readonly tries?: number;
+  /**
+   * The largest share of the run's other tasks' episodes of its site a kept verifier may pass (its looseness,
+   * recorded with it). Default {@link DEFAULT_MAX_LOOSE_SHARE}.
+   */
+  readonly maxLooseShare?: number;
   /** Stop after this many failed model calls before any succeeded. Default 5; 0 never stops for that. */
   readonly failFast?: number;
   /** Default {@link nodeStore}. */
@@ -60,8 +65,12 @@ export interface WriteVerifiersOptions {
   readonly mixSetup?: boolean;
 }
 
-/** What became of one task's attempt. */
-export type VerifierOutcome = 'written' | 'unparsed' | 'not-holding' | 'error';
+/**
+ * What became of one task's attempt: `vacuous`, the last claim held on an episode that did nothing or at its start;
+ * `loose`, it passed more than `maxLooseShare` of the site's other tasks' episodes, or an information task's claim
+ * did not pin its answer.
+ */
+export type VerifierOutcome = 'written' | 'unparsed' | 'not-holding' | 'vacuous' | 'loose' | 'error';
 
 /** Progress of {@link runWriteVerifiers}. */
 export type WriteVerifiersEvent =
@@ -97,9 +106,15 @@ export interface WriteVerifiersResult {
   readonly unparsed: { readonly count: number; readonly examples: readonly RejectedReply[] };
   /** Claims that did not hold on their own episode (not kept): how many, and the first few. */
   readonly notHolding: { readonly count: number; readonly examples: readonly RejectedReply[] };
+  /** Claims that held on an episode that did nothing, or at their episode's start (not kept). */
+  readonly vacuous: { readonly count: number; readonly examples: readonly RejectedReply[] };
+  /** Claims too loose: passing too many other tasks' episodes, or an information claim not pinning its answer (not kept). */
+  readonly loose: { readonly count: number; readonly examples: readonly RejectedReply[] };
+  /** The verifiers written by this call, run on their site's other tasks' episodes: episodes, and passes. */
+  readonly looseness: Looseness;
   /** Tasks left without a verifier by an error (unreadable evidence, failed calls); a rerun tries them again. */
   readonly errors: ReadonlyArray<{ readonly taskId: string; readonly error: string }>;
-  /** Tasks with no verifier after this call although they had a judged success (unparsed, not holding, errors). */
+  /** Tasks with no verifier after this call although they had a judged success (unparsed, rejected, errors). */
   readonly missing: number;
   /** The writer's tokens in this call. */
   readonly usage: Usage;
@@ -114,8 +129,9 @@ const EXAMPLES = 5;
 /**
  * Writes a verifier for every proposed task of a run with a judged success, into `verifiers.jsonl` beside the tasks
  * (format in the README). Resumable: tasks already in the file are kept, each new verifier is appended as one line
- * as soon as it is checked. A claim is kept only when it parses ({@link ClaimSchema}) and holds on the episode it
- * was written from.
+ * as soon as it is checked. A claim is kept only when it parses ({@link ClaimSchema}), holds on the episode it
+ * was written from, proves something (false on an episode that did nothing and at the episode's start), pins an
+ * information task's answer, and passes at most `maxLooseShare` of the run's other tasks' episodes of its site.
  * @example
  * const r = await runWriteVerifiers({ run: 'work/run', llm: gemini({ apiKey }), tasks: 'work/tasks.jsonl' });
  * console.log(`${r.written} written, ${r.notHolding.count} did not hold on their episode`);
@@ -126,6 +142,8 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
   if (!llm || typeof llm.complete !== 'function') throw new TypeError('runWriteVerifiers: options.llm must be a LanguageModel');
   const tries = options.tries ?? 2;
   if (!Number.isInteger(tries) || tries < 1) throw new TypeError('runWriteVerifiers: options.tries must be an integer of at least 1');
+  const maxLooseShare = options.maxLooseShare ?? DEFAULT_MAX_LOOSE_SHARE;
+  if (!(maxLooseShare >= 0 && maxLooseShare <= 1)) throw new TypeError('runWriteVerifiers: options.maxLooseShare must be a number from 0 to 1');
   const store = options.store ?? nodeStore();
   const emit = options.onEvent ?? (() => {});
   const tasksFile = options.tasks ?? runFile(run, 'tasks');
@@ -135,7 +153,8 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
   // Before any model call: a verifiers file written with another writer or prompt is refused (or mixed on purpose).
   await claimSetup({ store, dir: path.posix.dirname(file), setup: verifiersSetup({ out: file, model, provider: llm.provider, ...(llm.endpoint ? { endpoint: llm.endpoint } : {}) }), mix: options.mixSetup });
   const onIssue = (i: JsonlIssue) => emit({ type: 'warning', message: `${i.file}:${i.line}: ${i.problem}` });
-  const proposed = (await readJsonl(store, tasksFile, TaskSchema, { lenient: true, onIssue })).filter((t) => t.verifier === null);
+  const allTasks = await readJsonl(store, tasksFile, TaskSchema, { lenient: true, onIssue });
+  const proposed = allTasks.filter((t) => t.verifier === null);
   const existing = await readWrittenVerifiers(store, file);
   for (const issue of existing.issues) onIssue(issue);
   const successes: Array<{ task: Task; episodeId: string }> = [];
@@ -151,6 +170,9 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
   const guard = new StageGuard('verifiers', { failFast: options.failFast, onFailure: (failure) => emit({ type: 'call-failed', failure }) });
   const unparsed: RejectedReply[] = [];
   const notHolding: RejectedReply[] = [];
+  const rejected = { vacuous: { count: 0, examples: [] as RejectedReply[] }, loose: { count: 0, examples: [] as RejectedReply[] } };
+  let looseness: Looseness = { episodes: 0, passes: 0 };
+  const othersOf = siteEpisodes(store, run, uniqueTasks(allTasks));
   const errors: Array<{ taskId: string; error: string }> = [];
   let unparsedCount = 0;
   let notHoldingCount = 0;
@@ -187,15 +209,19 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
             last = { outcome: 'unparsed', detail: parsed.problem };
             continue;
           }
-          const result = checkClaim(parsed.claim, evidence);
-          if (!result.holds) {
-            if (notHoldingCount++ < EXAMPLES) notHolding.push({ taskId, problem: result.detail, excerpt: JSON.stringify(parsed.claim).slice(0, 300) });
-            last = { outcome: 'not-holding', detail: result.detail };
+          const vetted = vetClaim({ claim: parsed.claim, kind: task.task_kind, evidence, others: await othersOf(task), maxLooseShare });
+          if (vetted.outcome !== 'written') {
+            const excerpt = JSON.stringify(parsed.claim).slice(0, 300);
+            if (vetted.outcome === 'not-holding') {
+              if (notHoldingCount++ < EXAMPLES) notHolding.push({ taskId, problem: vetted.detail, excerpt });
+            } else if (rejected[vetted.outcome].count++ < EXAMPLES) rejected[vetted.outcome].examples.push({ taskId, problem: vetted.detail, excerpt });
+            last = { outcome: vetted.outcome, detail: vetted.detail };
             continue;
           }
-          await appendWrittenVerifiers(store, file, [lineOf(task, parsed.claim, { run, episodeId, model, provider: llm.provider })]);
+          await appendWrittenVerifiers(store, file, [lineOf(task, parsed.claim, vetted.looseness, { run, episodeId, model, provider: llm.provider })]);
+          looseness = { episodes: looseness.episodes + vetted.looseness.episodes, passes: looseness.passes + vetted.looseness.passes };
           written++;
-          last = { outcome: 'written', detail: result.detail };
+          last = { outcome: 'written', detail: vetted.detail };
           break;
         }
         report(taskId, last.outcome, last.detail);
@@ -223,6 +249,9 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
     written,
     unparsed: { count: unparsedCount, examples: unparsed },
     notHolding: { count: notHoldingCount, examples: notHolding },
+    vacuous: rejected.vacuous,
+    loose: rejected.loose,
+    looseness,
     errors,
     missing: todo.length - written,
     usage,
@@ -231,8 +260,9 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
   };
 }
 
-function lineOf(task: Task, claim: Claim, from: { run: string; episodeId: string; model: string; provider: string }): WrittenVerifier {
+function lineOf(task: Task, claim: Claim, looseness: Looseness, from: { run: string; episodeId: string; model: string; provider: string }): WrittenVerifier {
   return {
+    looseness,
     task_id: task.task_id,
     site: task.site,
     task_kind: task.task_kind,
@@ -240,6 +270,25 @@ function lineOf(task: Task, claim: Claim, from: { run: string; episodeId: string
     claim,
     written_from: { run: path.posix.normalize(from.run), episode_id: from.episodeId, model: from.model, provider: from.provider },
     written_at: new Date().toISOString(),
+  };
+}
+
+// The evidence of the run's episodes of other tasks of a task's site (read once per site; an episode not recorded,
+// or unreadable, is left out).
+function siteEpisodes(store: FileStore, run: string, tasks: readonly Task[]): (task: Task) => Promise<StepEvidence[]> {
+  const bySite = new Map<string, Promise<Array<{ taskId: string; evidence: StepEvidence }>>>();
+  return async (task) => {
+    let got = bySite.get(task.site);
+    if (!got) {
+      got = Promise.all(
+        tasks.filter((t) => t.site === task.site).map(async (t) => {
+          const evidence = await loadStepEvidence(store, episodeDirOf(run, t.task_id)).catch(() => null);
+          return evidence ? [{ taskId: t.task_id, evidence }] : [];
+        }),
+      ).then((lists) => lists.flat());
+      bySite.set(task.site, got);
+    }
+    return (await got).filter((e) => e.taskId !== task.task_id).map((e) => e.evidence);
   };
 }
 
