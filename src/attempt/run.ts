@@ -13,7 +13,7 @@ import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { assertPlainName } from '../core/names';
 import type { Outcome, Task } from '../core/schemas';
-import { shardTasks, type Shard } from '../shards/shard';
+import { shardTasks, type Shard } from '../core/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';

@@ -13,7 +13,7 @@ import { pyDumps } from '../core/py/dumps';
 import { pyPathStr } from '../core/py/path';
 import { pyRound } from '../core/py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../core/schemas';
-import { shardTasks, type Shard } from '../shards/shard';
+import { shardTasks, type Shard } from '../core/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
 import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, labDirOf, recordTaskId, runFile } from '../files/layout';

@@ -2,6 +2,8 @@
  * Shards (DESIGN.md §8): one run split over many processes, as InSTA's Slurm arrays split theirs: shard `K` of
  * `N` takes the tasks at file positions `K, K+N, K+2N…` (`tasks[K::N]`). The shard is given (`--shard K/N`) or
  * read from the scheduler's environment: a Slurm job array, a Kubernetes Indexed Job, or `RANK`/`WORLD_SIZE`.
+ * In `core/` because the steps that split their tasks (attempt, judge, relabel) sit below `shards/` (status, Slurm),
+ * which uses them.
  * @module
  */
 
