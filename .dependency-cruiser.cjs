@@ -76,6 +76,13 @@ module.exports = {
       from: { path: '^src/attempt/' },
       to: { path: '^src/verifiers/' },
     },
+    {
+      name: 'steps-below-shards',
+      comment: 'attempt/, judge/ and relabel/ split their tasks with src/core/shard.ts; shards/ (status, Slurm) sits above them and uses them, not the reverse',
+      severity: 'error',
+      from: { path: '^src/(attempt|judge|relabel)/' },
+      to: { path: '^src/shards(/|\\.ts$)' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,

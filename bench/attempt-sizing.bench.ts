@@ -1,5 +1,5 @@
 /**
- * Sizing a shard (README "Past one machine"): the harness beside a bare Playwright loop, in one run, on the
+ * Sizing a shard (docs/past-one-machine.md): the harness beside a bare Playwright loop, in one run, on the
  * sandbox's pages, with a model that takes 1 s per step. Both visit the same pages in the same order: per step the
  * harness observes (page script + screenshot), waits 1 s in its policy, and does a `goto`; the bare loop takes
  * `page.screenshot()` (1280x800) and one `ariaSnapshot()`, waits 1 s and navigates, in a plain context. Per

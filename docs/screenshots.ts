@@ -1,5 +1,5 @@
 /**
- * Regenerates the README's screenshots from the demo: `npm run demo -- --judge-lab`, then
+ * Regenerates the screenshots of docs/reports.md from the demo: `npm run demo -- --judge-lab`, then
  * `npx tsx docs/screenshots.ts [demo dir]`. Opens the run and human reports, the rows page and the judge lab in headless
  * Chromium (CHROMIUM_PATH, default /usr/bin/chromium) and writes docs/<page>.png (the charts' part of each page),
  * palette-quantised to stay small.

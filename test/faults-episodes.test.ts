@@ -80,6 +80,26 @@ describe('faults are not episodes', () => {
     expect(await finishedEpisodes(out)).toEqual(tasks.map((t) => t.task_id));
   });
 
+  it('a site server that stops answering mid-run: the run stops after the first failures, naming the server and what to do', async () => {
+    const gone = await startSandbox({ port: 0, catalog: { variants: 1, testVariants: [] } });
+    const out = path.join(await tempDir('faults-gone-'), 'run');
+    let closing: Promise<void> | undefined;
+    const error = await runAttempt({
+      tasks, policy: scriptedPolicy(() => ({ done: { answer: 'x' } })), source: { baseUrl: gone.url }, evidence: sandboxEvidence({ url: gone.url }),
+      out, browser: host, concurrency: 1, retries: 0,
+      // the server goes away after the first episode
+      onEvent: (e) => void (e.type === 'episode-end' && (closing ??= gone.close())),
+    }).catch((e: unknown) => e);
+    await closing;
+    expect(error).toBeInstanceOf(StageStoppedError);
+    const stopped = error as StageStoppedError;
+    expect(stopped.message).toMatch(/^attempt stopped: 3 episodes in a row could not run/);
+    const host127 = new URL(gone.url).host;
+    expect(stopped.failures[0]!.message).toMatch(new RegExp(`^evidence: TypeError: fetch failed: the server at ${host127.replace('.', '\\.')} does not answer \\((ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET)\\)`));
+    expect(stopped.failures[0]!.hint).toBe(`the server at ${host127} stopped answering: start it again (the sites' server is at ${gone.url}), then run the same command again: finished episodes are kept`);
+    expect(await finishedEpisodes(out)).toEqual([tasks[0]!.task_id]);
+  });
+
   it('runPipeline passes stopAfterFailures to its attempt stage (checked: a bad value is named before anything runs)', async () => {
     const dir = await tempDir('faults-pipeline-');
     await writeFile(path.join(dir, 'tasks.jsonl'), tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));

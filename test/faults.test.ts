@@ -13,7 +13,7 @@ import { recordText, tempDir, writeRun } from './helpers/runs';
 // Issue 12, bullet 4: failures with causes. Each case is a model or a site that fails as a user's would, through
 // the CLI against a fake Gemini server on 127.0.0.1. Every case must end with a non-zero exit code and its cause
 // (status, message, model, a hint) on stderr, leave every file that was there byte for byte, and never print
-// the key. The tally at the end is the README's "Failures with causes" figures.
+// the key. The tally at the end is the "Failures with causes" figures of docs/reliability.md.
 
 const KEY = 'test-key-faults-5f3a9c';
 const GOOD_TASKS = JSON.stringify({ tasks: [{ instruction: 'Find the price of the blue lamp and report it', kind: 'info' }] });
@@ -77,7 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => pages.close(resolve));
-  // The README's figures come from this line.
+  // The figures of docs/reliability.md come from this line.
   process.stderr.write(`fault cases: ${tally.tried} tried, ${tally.clear} with a clear error, ${tally.lost} lost data\n`);
 });
 

@@ -64,6 +64,16 @@ describe.each(Object.entries(adapters))('%s on a bad server', (_name, adapter) =
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a reply whose text part is not a string is an LLMError that says so, not an empty reply', async () => {
+    const body = { choices: [{ message: { role: 'assistant', content: 42 }, finish_reason: 'stop' }], candidates: [{ content: { role: 'model', parts: [{ text: 42 }] }, finishReason: 'STOP' }] };
+    server = await adapter.start({ replies: [{ status: 200, body }] });
+    const error = await failure(adapter.make(server.url));
+    expect(error).toBeInstanceOf(LLMError);
+    const where = adapter.provider === 'gemini' ? 'candidates[0].content.parts[0].text' : 'choices[0].message.content';
+    expect((error as LLMError).message).toBe(`${adapter.provider} model ${adapter.model}: malformed reply: "${where}" is not a string but a number`);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('scrubs the key from messages, causes and stacks in every encoding the server echoes it in', async () => {
     const key = 'sk-live/k3y+with"odd=chars';
     const echoed = [

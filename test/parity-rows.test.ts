@@ -11,7 +11,7 @@ import { runPython } from './helpers/python';
 import { recordText, rng, rowsText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 
 const SITES = ['shop-01', 'Zed', 'alpha', 'beta-2', 'mail', 'bank_3'];
-const BUDGETS = [0, 1, 37, 149, 150, 100_000];
+const BUDGETS = [0, 1, 37, 153, 154, 100_000];
 
 async function tree(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -47,7 +47,8 @@ describe('rows parity with the seed', () => {
       if (rows !== undefined && record?.includes('"predicted_label": 1')) total += rows.split('\n').filter((l) => l.trim()).length;
       episodes.push({ taskId, rows, record });
     }
-    tasks.splice(40, 0, tasks[3]!, tasks[10]!); // the same task listed twice
+    // (A task listed twice is counted once here, named in a warning, where the seed counts its rows twice: an intended
+    // difference, test/reliability-suspicious.test.ts.)
     await writeRun(run, episodes);
     tasksFile = path.join(run, 'tasks.jsonl');
     await fs.writeFile(tasksFile, tasks.map((t) => `${JSON.stringify(t)}\n`).join('') + '\n');
@@ -72,8 +73,8 @@ emit(buf.getvalue())
     const [pyTree, tsTree] = [await tree(pyOut), await tree(tsOut)];
     expect(Object.keys(tsTree).sort()).toEqual(Object.keys(pyTree).sort());
     expect(tsTree).toEqual(pyTree);
-    if (budget === 149) expect(report.selected_rows).toBeGreaterThan(149); // the last episode overshoots
-    if (budget === 150) expect(report.selected_rows).toBe(150);
+    if (budget === 153) expect(report.selected_rows).toBeGreaterThan(153); // the last episode overshoots
+    if (budget === 154) expect(report.selected_rows).toBe(154);
   });
 
   it('has enough rows to reach the middle budgets', () => {

@@ -124,6 +124,34 @@ describe('pipeline on the sandbox', () => {
     expect(first.usage.total).toMatchObject({ cost: 0, priced: true });
   });
 
+  it('the rows page counts the relabeled episodes: its charts add up to its totals and to _report.json', async () => {
+    const l = first.layout;
+    const report = first.stages.rows!.report;
+    const relabels = (await lines(`${l.run}_relabel/tasks.jsonl`)).length;
+    expect(first.stages.rows!.relabeled.picked).toBeGreaterThan(0); // the stand-in agent's failures gave relabels
+    const html = await readFile(path.join(path.dirname(l.runReport), 'rows.html'), 'utf8');
+    // each bar's hover: `<site>: <series> <n> <unit> (<share>)`
+    const bars = (figure: string) => {
+      const part = html.slice(html.indexOf(`id="${figure}"`), html.indexOf('</figure>', html.indexOf(`id="${figure}"`)));
+      return [...part.matchAll(/<title>[^<:]+: ([^<]+?) ([\d,]+) (?:steps|episodes)(?: \([\d.]+%\))?<\/title>/g)].map((m) => ({ series: m[1]!, n: Number(m[2]!.replace(/,/g, '')) }));
+    };
+    const sum = (xs: Array<{ n: number }>) => xs.reduce((a, x) => a + x.n, 0);
+    // steps: the total bar and the bars per site both hold every selected row, the relabeled ones in their own series
+    expect(sum(bars('fig-rows-budget'))).toBe(report.selected_rows);
+    expect(sum(bars('fig-rows-sites'))).toBe(report.selected_rows);
+    expect(sum(bars('fig-rows-sites').filter((b) => b.series === 'relabeled steps'))).toBe(first.stages.rows!.relabeled.rows);
+    expect(html).toContain(`${report.selected_rows} steps of ${report.selected_trajectories} episodes selected`);
+    // episodes: selected and relabeled-selected add up to the selected trajectories, and every fate to the run's
+    // episodes and the accepted relabels; the table's totals are the chart's
+    const fates = bars('fig-left-out');
+    expect(sum(fates.filter((b) => b.series === 'selected' || b.series === 'relabeled, selected'))).toBe(report.selected_trajectories);
+    expect(sum(fates.filter((b) => b.series === 'relabeled, selected'))).toBe(first.stages.rows!.relabeled.picked);
+    expect(sum(fates)).toBe(first.stages.attempt!.episodes + relabels);
+    const table = Object.fromEntries([...html.matchAll(/<tr data-fate="[^"]+"><th scope="row">([^<]+)<\/th><td class="num">([\d,]+)<\/td>/g)].map((m) => [m[1]!, Number(m[2]!.replace(/,/g, ''))]));
+    for (const [series, n] of Object.entries(table)) expect(sum(fates.filter((b) => b.series === series)), series).toBe(n);
+    expect(table['relabeled, selected']).toBe(first.stages.rows!.relabeled.picked);
+  });
+
   it('started again with the same config, redoes nothing and ends the same', async () => {
     const again = await runPipeline(config);
     expect(again.stages.propose).toMatchObject({ proposed: 0, resumedSites: 2, tasks: 6 });

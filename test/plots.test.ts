@@ -195,6 +195,8 @@ describe('charts in Chromium', () => {
     const totals = Object.fromEntries(await page.locator('#fates tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-fate'), Number(r.querySelector('td')!.textContent)])));
     expect(totals).toEqual({
       selected: selected.length,
+      relabeled: 0, // the fixture has no relabel dir
+      'relabel-not-selected': 0,
       'success-not-selected': EPISODES.filter((e) => fate(e) === 'success-not-selected').length,
       'judged-fail': EPISODES.filter((e) => e.verdict === 'fail').length,
       'not-judged': EPISODES.filter((e) => e.verdict === 'none').length,

@@ -27,7 +27,7 @@ import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
 import { StepMarks } from '../claims/steps';
-import { watchSiteFaults, type SiteFaults } from './site-faults';
+import { serverDownOf, watchSiteFaults, type SiteFaults } from './site-faults';
 import { checkEntry } from '../core/check';
 
 /**
@@ -288,7 +288,7 @@ async function finish(ep: EpisodePage, recorder: EpisodeRecorder, r: LoopResult,
  */
 async function decide(policy: Policy, input: Parameters<Policy['decide']>[0], signal: AbortSignal, timeoutMs: number): Promise<PolicyDecision> {
   const call = policy.decide(input);
-  const failure = (error: unknown) => new EpisodeFailure(`policy ${policy.name}: ${describeError(error)}`, { cause: error });
+  const failure = (error: unknown) => new EpisodeFailure(`policy ${policy.name}: ${describeFault(error)}`, { cause: error });
   try {
     return await untilAborted(call, signal);
   } catch (error) {
@@ -353,6 +353,12 @@ async function infra<T>(what: string, work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     if (error instanceof PageGoneError) throw error;
-    throw new EpisodeFailure(`${what}: ${describeError(error)}`, { cause: error });
+    throw new EpisodeFailure(`${what}: ${describeFault(error)}`, { cause: error });
   }
+}
+
+// An error as text; a failed fetch also names the server that stopped answering (`fetch failed` alone does not).
+function describeFault(error: unknown): string {
+  const down = serverDownOf(error);
+  return down ? `${describeError(error)}: ${down}` : describeError(error);
 }

@@ -13,10 +13,11 @@ import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { assertPlainName } from '../core/names';
 import type { Outcome, Task } from '../core/schemas';
-import { shardTasks, type Shard } from '../shards/shard';
+import { shardTasks, type Shard } from '../core/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';
+import { serverDownOf } from './site-faults';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
 import { finishedTotals, mergeTasksFile, readFinished, scanRun, syncResults, type FinishedTotals } from './run-dir';
@@ -347,6 +348,11 @@ function faultOf(error: unknown, taskId: string, baseUrl: string): CallFailure {
     if (e instanceof LLMError) return callFailureOf(e, 'attempt', taskId);
   }
   const message = error instanceof EpisodeFailure ? error.message : describeError(error);
+  const down = serverDownOf(error);
+  if (down) {
+    const hint = `${down.replace(/ does not answer.*/, '')} stopped answering: start it again (the sites' server is at ${baseUrl}), then run the same command again: finished episodes are kept`;
+    return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
+  }
   if (!/^(the site's server failed|start page|evidence)\b/.test(message)) return { stage: 'attempt', item: taskId, message, fatal: false };
   const hint = `check that the sites' server at ${baseUrl} is up and reachable`;
   return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };

@@ -1,6 +1,8 @@
 /**
  * Watches an episode's browser for its site's server failing (a refused or dropped connection, a 5xx page): what
- * the agent sees then is an outage, not the site, so the episode is not recorded (the caller throws).
+ * the agent sees then is an outage, not the site, so the episode is not recorded (the caller throws). Also names a
+ * server that stopped answering a request made from Node (the evidence endpoint, a stand-in that replays on the site),
+ * where `fetch` says only `TypeError: fetch failed`.
  * @module
  */
 import type { Page, Request, Response } from 'playwright-core';
@@ -41,4 +43,21 @@ function sameOrigin(url: string, origin: string): boolean {
   } catch {
     return false;
   }
+}
+
+// Node's socket errors that mean the server is gone or unreachable (undici gives them as a failed fetch's cause).
+const NOT_ANSWERING = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
+
+/**
+ * The server that stopped answering, when `error` (or a cause of it) is a refused, reset or unreachable connection:
+ * `the server at 127.0.0.1:8000 does not answer (ECONNREFUSED)`; `null` for any other error.
+ */
+export function serverDownOf(error: unknown): string | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const { code, address, port } = e as Error & { code?: unknown; address?: unknown; port?: unknown };
+    if (typeof code !== 'string' || !NOT_ANSWERING.has(code)) continue;
+    const where = typeof address === 'string' ? ` at ${address}${typeof port === 'number' ? `:${port}` : ''}` : '';
+    return `the server${where} does not answer (${code})`;
+  }
+  return null;
 }

@@ -19,7 +19,7 @@ import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { readJsonl } from '../core/io';
 import { TaskSchema, type Task } from '../core/schemas';
-import { describeShard, type Shard } from '../shards/shard';
+import { describeShard, type Shard } from '../core/shard';
 import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, stopAfterFailuresOption, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { resolveShard, shardOptions, type ShardFlags } from './shard';

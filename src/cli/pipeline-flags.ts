@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import { DEFAULT_BUDGET } from '../rows';
-import type { Shard } from '../shards/shard';
+import type { Shard } from '../core/shard';
 import { integer, numberBetween, stopAfterFailuresOption, timeoutOption } from './flags';
 import { shardOptions } from './shard';
 

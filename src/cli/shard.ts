@@ -1,6 +1,6 @@
 /** The `--shard K/N` and `--shards N` flags of attempt, judge, validate and pipeline (DESIGN.md §8). @module */
 import { InvalidArgumentError, type Command } from 'commander';
-import { describeShard, parseShard, shardFromEnv, ShardError, SHARDS_ENV, type Shard } from '../shards/shard';
+import { describeShard, parseShard, shardFromEnv, ShardError, SHARDS_ENV, type Shard } from '../core/shard';
 import { integer } from './flags';
 
 /** The shard flags as commander parses them. */

@@ -52,7 +52,7 @@ export function register(program: Command): void {
     .option('--partition <name>', '#SBATCH --partition')
     .option('--account <name>', '#SBATCH --account')
     .option('--time <limit>', '#SBATCH --time of each job, such as 04:00:00')
-    .option('--cpus-per-task <n>', '#SBATCH --cpus-per-task (browsers want about 6 cores per GPU: README)', integer(1))
+    .option('--cpus-per-task <n>', '#SBATCH --cpus-per-task (browsers want about 6 cores per GPU: docs/past-one-machine.md)', integer(1))
     .option('--sbatch-line <line>', 'an extra #SBATCH line for every job, such as --qos=high (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--job-name <name>', 'prefix of the job names', 'taskgen')
     .option('--taskgen <command>', 'the shell command that runs taskgen on the nodes (default: this very taskgen)')

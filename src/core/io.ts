@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { InputError, type InputLocation } from './errors';
-import { readTextIfExists, type FileStore } from '../files/types';
+import { isNotFound, namedIsDirectory, readTextIfExists, type FileStore } from '../files/types';
 import { PyJsonError, parsePyJson } from './py/json';
 import { pyIsBlank } from './py/text';
 
@@ -32,6 +32,8 @@ export interface ReadJsonlOptions {
    * the read: the report's reading, where one damaged line must not hide the rest of a run. Default false.
    */
   readonly lenient?: boolean;
+  /** Called with the line number of each value returned, in order (to name a line found wrong later). */
+  readonly onLine?: (line: number) => void;
 }
 
 /** Validates `value` with `schema`; a failure throws an {@link InputError} naming the first bad field. */
@@ -98,8 +100,48 @@ export async function readJsonl<S extends z.ZodType>(
   schema: S,
   options: ReadJsonlOptions = {},
 ): Promise<Array<z.output<S>>> {
-  const text = options.missingOk ? await readTextIfExists(store, file) : await store.readText(file);
-  return text === null ? [] : parseJsonl(text, file, schema, options);
+  const bytes = options.missingOk ? await readBytesIfExists(store, file) : await store.readBytes(file);
+  return bytes === null ? [] : parseJsonl(decodeUtf8Lines(bytes, file, options), file, schema, options);
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const NOT_UTF8 = 'bytes that are not UTF-8 (an instruction would get U+FFFD in their place): save the file as UTF-8';
+
+/**
+ * The text of a JSONL file whose every line must be UTF-8, as Python's `open()` reads it: a line that is not is an
+ * {@link InputError} naming it (reported and left out as a blank line when `lenient`, or when it is the torn last
+ * line, a crash mid-character), never decoded to U+FFFD.
+ */
+function decodeUtf8Lines(bytes: Uint8Array, file: string, options: Pick<ReadJsonlOptions, 'onIssue' | 'lenient'>): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    // named below, line by line
+  }
+  const lines: string[] = [];
+  for (let start = 0, line = 1; start <= bytes.length; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    const torn = end < 0;
+    try {
+      lines.push(UTF8.decode(bytes.subarray(start, torn ? bytes.length : end)));
+    } catch {
+      if (!options.lenient && !torn) throw new InputError({ file, line }, NOT_UTF8);
+      options.onIssue?.({ file, line, problem: torn ? 'torn last line (no newline, not UTF-8): skipped' : `${NOT_UTF8}: skipped`, torn });
+      lines.push('');
+    }
+    if (torn) break;
+    start = end + 1;
+  }
+  return lines.join('\n');
+}
+
+async function readBytesIfExists(store: FileStore, file: string): Promise<Uint8Array | null> {
+  try {
+    return await store.readBytes(file);
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw namedIsDirectory(error, file);
+  }
 }
 
 /** {@link readJsonl} on text already read. */
@@ -107,7 +149,7 @@ export function parseJsonl<S extends z.ZodType>(
   text: string,
   file: string,
   schema: S,
-  options: Pick<ReadJsonlOptions, 'onIssue' | 'lenient'> = {},
+  options: Pick<ReadJsonlOptions, 'onIssue' | 'lenient' | 'onLine'> = {},
 ): Array<z.output<S>> {
   const lines = text.split('\n');
   const out: Array<z.output<S>> = [];
@@ -126,6 +168,7 @@ export function parseJsonl<S extends z.ZodType>(
     }
     try {
       out.push(parseWith(schema, value, where));
+      options.onLine?.(i + 1);
     } catch (error) {
       if (!(error instanceof InputError) || !options.lenient) throw error;
       const field = error.field ? `${error.field}: ` : '';

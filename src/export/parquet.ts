@@ -1,7 +1,7 @@
 /**
  * Parquet shards written as they go: `data/<config>/<split>-00000-of-0000N.parquet`, each a row group at a time,
  * so memory holds one row group, never the dataset. The writer is `hyparquet-writer` (an optional dependency,
- * loaded here only, when an export runs; README "Sharing the data" says why this library).
+ * loaded here only, when an export runs; docs/export.md says why this library).
  * @module
  */
 import path from 'node:path';

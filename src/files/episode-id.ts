@@ -82,7 +82,7 @@ async function readState(
   store: FileStore,
   judgeDir: string,
   taskId: string,
-): Promise<{ record: Uint8Array | null; episodeId: string | null; bound: boolean; setup: string | null }> {
+): Promise<{ record: Uint8Array | null; episodeId: string | null; bound: boolean; setup: string | null; edited?: boolean }> {
   const record = await readBytesIfExists(store, path.posix.join(judgeDir, `${taskId}.json`));
   if (record === null) return { record, episodeId: null, bound: false, setup: null };
   const text = await readBytesIfExists(store, bindingFileOf(judgeDir, taskId));
@@ -93,9 +93,8 @@ async function readState(
   } catch {
     return { record, episodeId: null, bound: true, setup: null }; // a binding that does not parse binds to nothing
   }
-  if (!parsed.success || parsed.data.task_id !== taskId || parsed.data.record !== recordDigest(record)) {
-    return { record, episodeId: null, bound: true, setup: null };
-  }
+  if (!parsed.success || parsed.data.task_id !== taskId) return { record, episodeId: null, bound: true, setup: null };
+  if (parsed.data.record !== recordDigest(record)) return { record, episodeId: null, bound: true, setup: null, edited: true };
   return { record, episodeId: parsed.data.episode_id, bound: true, setup: parsed.data.setup ?? null };
 }
 
@@ -125,17 +124,21 @@ export async function judgeRecordState(
   return (await judgeRecordStanding(store, judgeDir, taskId, episodeId)).state;
 }
 
-/** {@link judgeRecordState} and {@link judgedSetupOf} from one read of the record and its binding. */
+/**
+ * {@link judgeRecordState} and {@link judgedSetupOf} from one read of the record and its binding; `edited` when the
+ * record is stale because its bytes are not those its binding names (edited after it was written, or a judge killed
+ * between writing the binding and the record) rather than because the episode was recorded again.
+ */
 export async function judgeRecordStanding(
   store: FileStore,
   judgeDir: string,
   taskId: string,
   episodeId: string | null,
-): Promise<{ state: JudgeRecordState; setup: string | null }> {
+): Promise<{ state: JudgeRecordState; setup: string | null; edited?: boolean }> {
   const read = await readState(store, judgeDir, taskId);
   const state: JudgeRecordState =
     read.record === null ? 'none' : !read.bound ? 'unbound' : read.episodeId !== null && read.episodeId === episodeId ? 'current' : 'stale';
-  return { state, setup: read.setup };
+  return { state, setup: read.setup, ...(read.edited ? { edited: true } : {}) };
 }
 
 /**

@@ -178,7 +178,7 @@ export function combineVotes(verdicts: readonly string[], combine: 'majority' | 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; setup: string | null; why?: string }> {
+): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; setup: string | null; why?: string; edited?: boolean; textOnly?: boolean }> {
   const { store } = options;
   const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
@@ -187,7 +187,7 @@ export async function judgeEpisodeDetailed(
   // Before its identity is hashed from its files: none of them is read through a link.
   await refuseLinkedFiles(store, options.episode, JUDGE_READS);
   const episodeId = await episodeIdOf(store, options.episode);
-  const standing: { state: JudgeRecordState; setup: string | null } =
+  const standing: { state: JudgeRecordState; setup: string | null; edited?: boolean } =
     options.recorded && !options.recorded.has(taskId) ? { state: 'none', setup: null } : await judgeRecordStanding(store, options.judgeDir, taskId, episodeId);
   const identity = standing.state;
   // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
@@ -200,8 +200,11 @@ export async function judgeEpisodeDetailed(
     return { record: cached, outcome: 'cached', identity, setup: standing.setup };
   }
   const setup = options.setup ?? null;
+  const edited = standing.edited ? { edited: true } : {};
   const request = await readJudgeRequest(store, options.episode, options.instruction, variant);
-  if (!request) return { record: null, outcome: 'no-inputs', identity, setup };
+  if (!request) return { record: null, outcome: 'no-inputs', identity, setup, ...edited };
+  // Every screenshot gone (none left, not even final.png) while the variant shows some: judged from text alone.
+  const flags = { ...edited, ...(variant.screenshots > 0 && request.screenshots.length === 0 ? { textOnly: true } : {}) };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
@@ -230,9 +233,9 @@ export async function judgeEpisodeDetailed(
     await bindJudgeRecord(store, options.judgeDir, taskId, episodeId ?? (await episodeIdOf(store, options.episode))!, text, options.setup);
     await store.writeAtomic(dst, text);
   }
-  if (ok) return { record, outcome: 'judged', identity, setup };
+  if (ok) return { record, outcome: 'judged', identity, setup, ...flags };
   const failed = votes.find((v) => !(VERDICTS as readonly string[]).includes(v.verdict))!;
-  return { record, outcome: 'no-verdict', identity, setup, why: whyNoVerdict(failed) };
+  return { record, outcome: 'no-verdict', identity, setup, why: whyNoVerdict(failed), ...flags };
 }
 
 // The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.

@@ -13,10 +13,11 @@ import { pyDumps } from '../core/py/dumps';
 import { pyPathStr } from '../core/py/path';
 import { pyRound } from '../core/py/round';
 import { TaskRefSchema, type JudgeRecord, type JudgeSummary, type TaskRef } from '../core/schemas';
-import { shardTasks, type Shard } from '../shards/shard';
+import { shardTasks, type Shard } from '../core/shard';
 import { judgeEpisodeDetailed, type JudgeOutcome } from './episode';
 import { isSeedJudge, type JudgeVariant } from './variant';
-import { episodeDirOf, episodeFile, judgeDirOf, labDirOf, recordTaskId, runFile } from '../files/layout';
+import { episodeDirOf, episodeFile, judgeDirOf, judgeRecordFile, labDirOf, recordTaskId, runFile } from '../files/layout';
+import { bindingFileOf } from '../files/episode-id';
 import { claimSetup, formatDifferences } from '../files/setup';
 import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { judgeSetup } from './setup';
@@ -82,7 +83,19 @@ async function readInstructions(run: string, options: InstructionsOptions & { re
       if (file === own) continue;
       throw new InputError({ file }, 'no such tasks file');
     }
-    for (const task of await readJsonl(store, file, TaskRefSchema, { onIssue })) out.set(task.task_id, task);
+    const lines: number[] = [];
+    const tasks = await readJsonl(store, file, TaskRefSchema, { onIssue, onLine: (line) => lines.push(line) });
+    for (const [i, task] of tasks.entries()) {
+      // An episode attempted with the run's instruction, judged against another, would get a verdict that is wrong.
+      const attempted = file === own ? undefined : out.get(task.task_id);
+      if (attempted && attempted.instruction !== task.instruction && isPlainName(task.task_id) && (await store.exists(episodeDirOf(run, task.task_id)))) {
+        throw new InputError(
+          { file, line: lines[i]!, field: 'instruction' },
+          `task ${task.task_id} is ${JSON.stringify(task.instruction)} here but was attempted as ${JSON.stringify(attempted.instruction)} (${own}): give the tasks file the run was attempted with`,
+        );
+      }
+      out.set(task.task_id, task);
+    }
   }
   const first = out.keys().next().value;
   const firstHere = first !== undefined && isPlainName(first) && (await store.exists(path.posix.join(run, first)));
@@ -240,7 +253,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome, identity, why, setup: madeBy } = await judgeEpisodeDetailed({
+        const { record, outcome, identity, why, setup: madeBy, edited, textOnly } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -257,7 +270,14 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
         setups[i] = madeBy;
         whys[i] = why;
         if (identity === 'stale') {
-          options.onEvent?.({ type: 'warning', message: `${taskId}: its judge record was made from an earlier recording of the episode: judged again` });
+          const message = edited
+            ? `${judgeRecordFile(judgeDir, taskId)}: edited after it was written (its bytes are not those its binding ${bindingFileOf(judgeDir, taskId)} names; or a judge was killed between the two writes): not trusted, judged again`
+            : `${taskId}: its judge record was made from an earlier recording of the episode: judged again`;
+          options.onEvent?.({ type: 'warning', message });
+        }
+        if (textOnly) {
+          const dir = episodeFile(episodeDirOf(run, taskId), 'screenshots');
+          options.onEvent?.({ type: 'warning', message: `${dir}: no screenshot left (nor final.png): ${taskId} was judged from its text alone` });
         }
         if (outcome === 'no-inputs') {
           options.onEvent?.({ type: 'warning', message: `${episodeFile(episodeDirOf(run, taskId), 'gradeInputs')}: missing: ${taskId} is not judged (nothing to judge it from)` });

@@ -130,6 +130,13 @@ function replyText(response: GenerateContentResponse, model: string): string {
   const candidate = response.candidates![0]!;
   const parts: unknown = candidate.content?.parts ?? [];
   if (!Array.isArray(parts)) fail('malformed reply: "candidates[0].content.parts" is not a list');
+  // A text part whose text is not a string would be dropped, and the reply then read as empty.
+  (parts as Array<{ text?: unknown } | null>).forEach((part, i) => {
+    const text = part?.text;
+    if (text !== undefined && text !== null && typeof text !== 'string') {
+      fail(`malformed reply: "candidates[0].content.parts[${i}].text" is not a string but ${Array.isArray(text) ? 'a list' : `a ${typeof text}`}`);
+    }
+  });
   const text = (parts as Part[])
     .filter((part) => typeof part.text === 'string' && !part.thought)
     .map((part) => part.text)

@@ -142,7 +142,7 @@ function replyContent(response: unknown, provider: string, model: string): strin
   else if (!Array.isArray(choices)) problem = 'no "choices" list';
   else if (choices.length === 0) problem = '"choices" is empty';
   else if (typeof message !== 'object' || message === null) problem = 'no "choices[0].message"';
-  else if (content !== undefined && content !== null && typeof content !== 'string') problem = '"choices[0].message.content" is not text';
+  else if (content !== undefined && content !== null && typeof content !== 'string') problem = `"choices[0].message.content" is not a string but ${Array.isArray(content) ? 'a list' : `a ${typeof content}`}`;
   if (problem) throw new LLMError(`${provider} model ${model}: malformed reply: ${problem}`, { provider, model, isRetryable: false });
   const text = (content as string | null | undefined) ?? '';
   const finish = (choices as Array<{ finish_reason?: unknown }>)[0]!.finish_reason;

@@ -12,7 +12,7 @@ import { runPropose } from '../propose';
 import { runReport } from '../report/write';
 import { DEFAULT_BUDGET, runRows } from '../rows';
 import type { Task } from '../core/schemas';
-import type { Shard } from '../shards/shard';
+import type { Shard } from '../core/shard';
 import { runValidate } from '../validate';
 import { runRelabel } from '../relabel/run';
 import type { LanguageModel } from '../models/types';

@@ -19,7 +19,7 @@ import type { WriteVerifiersEvent } from '../verifiers/run';
 import type { RelabelEvent, RelabelSummary } from '../relabel/run';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
 import type { SetupCount } from '../files/setup-counts';
-import type { Shard } from '../shards/shard';
+import type { Shard } from '../core/shard';
 import type { SiteSource } from '../sites/types';
 import type { PipelineLayout } from './layout';
 

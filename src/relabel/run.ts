@@ -20,7 +20,7 @@ import { judgeSetup } from '../judge/setup';
 import { StageGuard, stopsStage, type CallFailure, type StageStoppedError } from '../models/failures';
 import { costOf, DEFAULT_PRICES, priceOf, type PriceTable } from '../models/prices';
 import type { LanguageModel } from '../models/types';
-import { shardTasks, type Shard } from '../shards/shard';
+import { shardTasks, type Shard } from '../core/shard';
 import { siteContext } from '../sites/context';
 import type { SiteSource } from '../sites/types';
 import { readParent, relabeledTask, relabelEpisode } from './episode';

@@ -1,16 +1,19 @@
 /**
  * Reading a rows dir for the rows page: how many steps each selected episode gave (non-blank lines of its
  * `rows.jsonl`), and each episode of the run's fate: selected, a judged success not taken, judged NOT SUCCESS, or
- * not judged. A dir without a readable `rows.jsonl` is reported as an issue, not counted, and so is an episode's dir
- * or `rows.jsonl` that is a symbolic link (never followed: it may point out of the run).
+ * not judged; and the accepted relabels of the run's relabel dir (`<run>_relabel/tasks.jsonl`), selected or not, so
+ * that the page's counts add up to `_report.json`'s (which counts the relabels it took). A dir without a readable `rows.jsonl` is reported as an issue, not counted, and so is an episode's dir
+ * or `rows.jsonl` that is a symbolic link (never followed: it may point out of the run), and a dir that is neither an
+ * episode of the run nor an accepted relabel (its steps are in no chart).
  * @module
  */
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
+import { parseJsonAs, readJsonl } from '../core/io';
+import { RowsTaskSchema } from '../core/schemas';
 import { compareCodePoints, pyIsBlank } from '../core/py/text';
-import { labelsFileOf, ROWS_FILES } from '../files/layout';
-import { parseJsonAs } from '../core/io';
+import { labelsFileOf, relabelDirOf, ROWS_FILES, runFile } from '../files/layout';
 import { LabelsReportSchema, type LabelsReport } from '../rows/labels-format';
 import { SYMBOLIC_LINK_PROBLEM, readTextIfExists, symbolicLinksIn, type FileStore } from '../files/types';
 import type { RowsReport } from '../core/schemas';
@@ -31,7 +34,14 @@ export interface ReadRowsOptions {
   readonly onIssue: (issue: ReportIssue) => void;
 }
 
-const NO_FATES = (): Record<RowsFate, number> => ({ selected: 0, 'success-not-selected': 0, 'judged-fail': 0, 'not-judged': 0 });
+const NO_FATES = (): Record<RowsFate, number> => ({
+  selected: 0,
+  relabeled: 0,
+  'success-not-selected': 0,
+  'relabel-not-selected': 0,
+  'judged-fail': 0,
+  'not-judged': 0,
+});
 
 /** The rows page's model: per site, the selected steps and every episode's fate. */
 export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageModel> {
@@ -59,18 +69,31 @@ export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageMod
       }),
     ),
   );
-  const bySite = new Map<string, { steps: number; fates: Record<RowsFate, number> }>();
+  const bySite = new Map<string, { steps: number; relabeledSteps: number; fates: Record<RowsFate, number> }>();
   const at = (site: string) => {
     let s = bySite.get(site);
-    if (!s) bySite.set(site, (s = { steps: 0, fates: NO_FATES() }));
+    if (!s) bySite.set(site, (s = { steps: 0, relabeledSteps: 0, fates: NO_FATES() }));
     return s;
   };
+  const counted = new Set<string>();
   for (const ep of o.episodes) {
     const s = at(ep.site);
     const picked = steps.get(ep.id);
     if (picked !== undefined) s.steps += picked;
     const fate: RowsFate = picked !== undefined ? 'selected' : ep.verdict === 'success' ? 'success-not-selected' : ep.verdict === 'fail' ? 'judged-fail' : 'not-judged';
     s.fates[fate]++;
+    counted.add(ep.id);
+  }
+  for (const task of await relabelTasks(o)) {
+    if (counted.has(task.task_id)) continue; // the rows step leaves such a relabel out too, with a warning
+    const s = at(task.site);
+    const picked = steps.get(task.task_id);
+    if (picked !== undefined) s.relabeledSteps += picked;
+    s.fates[picked !== undefined ? 'relabeled' : 'relabel-not-selected']++;
+    counted.add(task.task_id);
+  }
+  for (const id of steps.keys()) {
+    if (!counted.has(id)) o.onIssue({ file: path.join(o.rowsDir, id), problem: 'neither an episode of the run nor an accepted relabel of it: not counted' });
   }
   // A _report.json that is a link is named by the header's reading of it and not read here either.
   const linked = all.some((d) => d.isSymbolicLink && d.name === ROWS_FILES.report);
@@ -83,6 +106,22 @@ export async function readRowsForReport(o: ReadRowsOptions): Promise<RowsPageMod
     labels: await readLabels(store, labelsFileOf(o.rowsDir), o.onIssue),
     sites: [...bySite.keys()].sort(compareCodePoints).map((site) => ({ site, ...bySite.get(site)! })),
   };
+}
+
+// The accepted relabels, as the rows step reads them (a bad line named and skipped); none without a relabel dir.
+async function relabelTasks(o: ReadRowsOptions) {
+  const file = runFile(relabelDirOf(o.run), 'tasks');
+  try {
+    if ((await symbolicLinksIn(o.store, path.dirname(file))).has(path.basename(file))) {
+      o.onIssue({ file, problem: `${SYMBOLIC_LINK_PROBLEM}: its relabels not counted` });
+      return [];
+    }
+    const onIssue = (issue: { line: number; problem: string }) => o.onIssue({ file: `${file}:${issue.line}`, problem: issue.problem });
+    return await readJsonl(o.store, file, RowsTaskSchema, { missingOk: true, lenient: true, onIssue });
+  } catch (error) {
+    o.onIssue({ file, problem: describeError(error) });
+    return [];
+  }
 }
 
 // `skipped` is this library's addition to the seed's _report.json (its schema keeps the seed's keys only).

@@ -17,27 +17,39 @@ const e = (value: unknown) => escapeHtml(String(value));
 /** The fates of the left-out chart, in drawing order, with what each means. */
 export const FATES: ReadonlyArray<Series & { readonly fate: RowsFate; readonly why: string }> = [
   { fate: 'selected', name: 'selected', color: COLORS.ok, why: 'judged SUCCESS and taken into the rows' },
+  { fate: 'relabeled', name: 'relabeled, selected', color: COLORS.relabel, why: 'a failed episode cut and relabeled with a task it did complete (an accepted relabel), taken into the rows' },
   {
     fate: 'success-not-selected',
     name: 'judged SUCCESS, not taken',
     color: COLORS.warn,
     why: 'the budget was reached before its turn (sites are taken round robin), or its rows were unusable or empty',
   },
+  {
+    fate: 'relabel-not-selected',
+    name: 'relabeled, not taken',
+    color: COLORS.lightRelabel,
+    why: 'an accepted relabel the budget did not reach, whose rows were unusable, or left out by --no-relabel',
+  },
   { fate: 'judged-fail', name: 'judged NOT SUCCESS', color: COLORS.bad, why: 'the judge did not call it a success' },
   { fate: 'not-judged', name: 'not judged', color: COLORS.none, why: 'no verdict: not judged yet, or the judge gave none' },
 ];
 
-const STEP_SERIES: readonly Series[] = [{ name: 'selected steps', color: COLORS.blue }];
+// The steps of the run's own episodes and of its relabels, stacked, so that a bar's total is what the rows hold.
+const STEP_SERIES: readonly Series[] = [
+  { name: 'selected steps', color: COLORS.blue },
+  { name: 'relabeled steps', color: COLORS.relabel },
+];
 
 function budgetFigures(model: RowsPageModel): string {
   const r = model.report;
   const steps = model.sites.reduce((n, s) => n + s.steps, 0);
+  const relabeled = model.sites.reduce((n, s) => n + s.relabeledSteps, 0);
   const total = figure({
     id: 'fig-rows-budget',
     title: 'Selected steps against the budget',
     note: r ? `${count(r.selected_rows)} steps of ${count(r.selected_trajectories)} episodes selected for a budget of ${count(r.budget)}${r.short_by ? `: short by ${count(r.short_by)}` : ''}.` : 'No readable _report.json: the budget is unknown.',
     series: STEP_SERIES,
-    body: stackedBars({ rows: [{ label: 'all sites', values: [steps] }], series: STEP_SERIES, unit: 'steps', ...(r ? { reference: { value: r.budget, label: 'budget' } } : {}) }),
+    body: stackedBars({ rows: [{ label: 'all sites', values: [steps, relabeled] }], series: STEP_SERIES, unit: 'steps', ...(r ? { reference: { value: r.budget, label: 'budget' } } : {}) }),
   });
   const share = r && model.sites.length ? r.budget / model.sites.length : 0;
   const perSite = figure({
@@ -46,7 +58,11 @@ function budgetFigures(model: RowsPageModel): string {
     note: share ? `The dashed line is an even share of the budget (${count(Math.round(share))} steps a site); hover a bar for its steps.` : 'Hover a bar for its steps.',
     series: STEP_SERIES,
     body: stackedBars({
-      rows: model.sites.map((s) => ({ label: s.site, values: [s.steps], note: `${count(s.steps)} (${count(s.fates.selected)} episodes)` })),
+      rows: model.sites.map((s) => ({
+        label: s.site,
+        values: [s.steps, s.relabeledSteps],
+        note: `${count(s.steps + s.relabeledSteps)} (${count(s.fates.selected + s.fates.relabeled)} episodes)`,
+      })),
       series: STEP_SERIES,
       unit: 'steps',
       ...(share ? { reference: { value: share, label: 'even share' } } : {}),
@@ -59,7 +75,7 @@ function leftOutFigure(model: RowsPageModel): string {
   return figure({
     id: 'fig-left-out',
     title: 'What was left out, and why',
-    note: 'Every episode of the run per site by what became of it; hover a bar for its count. The table below gives the totals.',
+    note: 'Every episode of the run, and every accepted relabel of one, per site by what became of it; hover a bar for its count. The table below gives the totals.',
     series: FATES,
     body: stackedBars({ rows: model.sites.map((s) => ({ label: s.site, values: FATES.map((f) => s.fates[f.fate]) })), series: FATES, unit: 'episodes' }),
   });
@@ -77,9 +93,9 @@ function fateTable(model: RowsPageModel): string {
 }
 
 function siteTable(model: RowsPageModel): string {
-  const head = ['site', 'selected steps', ...FATES.map((f) => f.name)].map((h, i) => `<th${i ? ' class="num"' : ''}>${e(h)}</th>`).join('');
+  const head = ['site', ...STEP_SERIES.map((x) => x.name), ...FATES.map((f) => f.name)].map((h, i) => `<th${i ? ' class="num"' : ''}>${e(h)}</th>`).join('');
   const rows = model.sites.map(
-    (s) => `<tr><td>${e(s.site)}</td><td class="num">${count(s.steps)}</td>${FATES.map((f) => `<td class="num">${count(s.fates[f.fate])}</td>`).join('')}</tr>`,
+    (s) => `<tr><td>${e(s.site)}</td><td class="num">${count(s.steps)}</td><td class="num">${count(s.relabeledSteps)}</td>${FATES.map((f) => `<td class="num">${count(s.fates[f.fate])}</td>`).join('')}</tr>`,
   );
   return `<details class="numbers"><summary>The numbers per site</summary><table id="rows-by-site"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
 }

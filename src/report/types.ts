@@ -233,7 +233,7 @@ export interface ReportUsageLine {
 }
 
 /** Why an episode of the run is not in the training rows (or that it is). */
-export type RowsFate = 'selected' | 'success-not-selected' | 'judged-fail' | 'not-judged';
+export type RowsFate = 'selected' | 'relabeled' | 'success-not-selected' | 'relabel-not-selected' | 'judged-fail' | 'not-judged';
 
 /** What the rows page shows: the selection against the budget, per site, and what was left out and why. */
 export interface RowsPageModel {
@@ -247,6 +247,9 @@ export interface RowsPageModel {
   readonly skipped: number;
   /** The rows step's `<rows>_labels.json` (label sources, their precision, what the labels left out); null when none. */
   readonly labels?: LabelsReport | null;
-  /** Per site (sorted): selected steps and episodes, and every episode's fate. */
-  readonly sites: ReadonlyArray<{ readonly site: string; readonly steps: number; readonly fates: Readonly<Record<RowsFate, number>> }>;
+  /**
+   * Per site (sorted): the selected steps of the run's episodes (`steps`) and of its accepted relabels
+   * (`relabeledSteps`), and the fate of every episode and accepted relabel.
+   */
+  readonly sites: ReadonlyArray<{ readonly site: string; readonly steps: number; readonly relabeledSteps: number; readonly fates: Readonly<Record<RowsFate, number>> }>;
 }

@@ -128,6 +128,7 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const candidates = new Map<string, number>();
   const skipped: Array<{ taskId: string; reason: string }> = [];
   let unbound = 0;
+  const withBom = new Set<string>();
   ids.forEach((id, i) => {
     const c = found[i];
     if (c === undefined) return;
@@ -141,6 +142,7 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
       return;
     }
     if (c.unbound) unbound++;
+    if (c.bom) withBom.add(id);
     candidates.set(id, c.rows);
   });
   if (unbound > 0) {
@@ -190,6 +192,7 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
     unique.map((id) =>
       queue.add(async () => {
         await store.copyDir(rowsDir(sourceOf(id).run, id), path.posix.join(options.out, id));
+        if (withBom.has(id)) await dropBom(store, path.posix.join(rowsDir(sourceOf(id).run, id), ROWS_FILES.rows), path.posix.join(options.out, id, ROWS_FILES.rows), options);
         options.onEvent?.({ type: 'copied', taskId: id, done: ++done, total: unique.length });
       }),
     ),
@@ -231,12 +234,28 @@ function rowsDir(run: string, taskId: string): string {
 
 async function readTasks(store: FileStore, options: RowsOptions): Promise<RowsTaskRef[]> {
   if (typeof options.tasks !== 'string') {
-    return options.tasks.map((t, i) => parseWith(RowsTaskSchema, t, { file: '(tasks)', field: String(i) }));
+    const tasks = options.tasks.map((t, i) => parseWith(RowsTaskSchema, t, { file: '(tasks)', field: String(i) }));
+    return onceEach(tasks, (i, first) => `runRows: tasks.${i}.task_id: ${tasks[i]!.task_id} is given again (first as tasks.${first}): counted once`, options);
   }
   const file = options.tasks;
   if (!(await store.exists(file))) throw new InputError({ file }, 'no such tasks file');
-  return readJsonl(store, file, RowsTaskSchema, {
+  const lines: number[] = [];
+  const tasks = await readJsonl(store, file, RowsTaskSchema, {
     onIssue: (issue) => options.onEvent?.({ type: 'warning', message: `${file}:${issue.line}: ${issue.problem}` }),
+    onLine: (line) => lines.push(line),
+  });
+  return onceEach(tasks, (i, first) => `${file}:${lines[i]}: task_id: ${tasks[i]!.task_id} is given again (first on line ${lines[first]}): counted once`, options);
+}
+
+// A task given twice would have its rows counted twice in _report.json (as the seed does): its first line is kept,
+// each repeat named.
+function onceEach(tasks: RowsTaskRef[], named: (index: number, first: number) => string, options: RowsOptions): RowsTaskRef[] {
+  const first = new Map<string, number>();
+  return tasks.filter((t, i) => {
+    const seen = first.get(t.task_id);
+    if (seen === undefined) return first.set(t.task_id, i), true;
+    options.onEvent?.({ type: 'warning', message: named(i, seen) });
+    return false;
   });
 }
 
@@ -294,6 +313,8 @@ interface Candidate {
   readonly unbound?: boolean;
   /** Why this judged success is no candidate at all (no rows file, as the seed reads it). */
   readonly missing?: string;
+  /** Its `rows.jsonl` starts with a UTF-8 BOM: the copy is written without it (trainers read line 1 as JSON). */
+  readonly bom?: boolean;
 }
 
 // What the rows step reads of an episode: its identity, its summary (the provenance) and the whole rows dir (copied).
@@ -321,7 +342,16 @@ async function candidateRows(store: FileStore, { run, judgeDir }: Source, links:
   const entries = await store.list(dir);
   const problem = rowsProblem(text, file, new Set(entries.filter((e) => !e.isDirectory).map((e) => e.name)));
   if (problem !== undefined) return { rows: 0, skip: problem };
-  return { rows: countNonBlankLines(text), unbound: state === 'unbound' };
+  return { rows: countNonBlankLines(text), unbound: state === 'unbound', ...(text.charCodeAt(0) === 0xfeff ? { bom: true } : {}) };
+}
+
+// The copy of a rows file that starts with a UTF-8 BOM (read as Python's utf-8-sig reads it), written without it:
+// a new file replaces the copy or hard link, so the episode's own file stays as it was.
+async function dropBom(store: FileStore, source: string, copy: string, options: RowsOptions): Promise<void> {
+  const text = await store.readText(copy);
+  if (text.charCodeAt(0) !== 0xfeff) return;
+  await store.writeAtomic(copy, text.slice(1));
+  options.onEvent?.({ type: 'warning', message: `${source}:1: a UTF-8 BOM at the start of the file: not copied into the rows (${copy})` });
 }
 
 // The first problem of a rows file: a line that is not a row, or an image that is not a file of its rows dir.

@@ -128,7 +128,7 @@ const EXAMPLES = 5;
 
 /**
  * Writes a verifier for every proposed task of a run with a judged success, into `verifiers.jsonl` beside the tasks
- * (format in the README). Resumable: tasks already in the file are kept, each new verifier is appended as one line
+ * (format in docs/verifiers.md). Resumable: tasks already in the file are kept, each new verifier is appended as one line
  * as soon as it is checked. A claim is kept only when it parses ({@link ClaimSchema}), holds on the episode it
  * was written from, proves something (false on an episode that did nothing and at the episode's start), pins an
  * information task's answer, and passes at most `maxLooseShare` of the run's other tasks' episodes of its site.

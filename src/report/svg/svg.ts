@@ -31,6 +31,8 @@ export const COLORS = Object.freeze({
   warn: '#d98e04',
   blue: '#3a6ea5',
   lightBlue: '#9cc0e6',
+  relabel: '#7b5ea7',
+  lightRelabel: '#c9b8e2',
   ink: '#1d2330',
   muted: '#5b6475',
   grid: '#e3e6ec',

@@ -54,7 +54,7 @@ export interface SlurmPlanOptions {
   readonly account?: string;
   /** `#SBATCH --time` of every job, such as `04:00:00`. */
   readonly time?: string;
-  /** `#SBATCH --cpus-per-task` of every job (browsers are CPU-bound: about 6 cores per GPU, README). */
+  /** `#SBATCH --cpus-per-task` of every job (browsers are CPU-bound: about 6 cores per GPU, docs/past-one-machine.md). */
   readonly cpusPerTask?: number;
   /** Extra `#SBATCH` lines for every job, with or without the `#SBATCH ` prefix (such as `--qos=high`). */
   readonly extra?: readonly string[];
