@@ -49,6 +49,7 @@ const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
   parent_task_id: string,
   agent_setup: string,
   judge_setup: string,
+  try: int64,
 };
 const provenanceFeatures: Features = PROVENANCE_FIELDS.map((name) => [name, PROVENANCE_TYPES[name]] as const);
 

@@ -75,6 +75,8 @@ export const ProvenanceSchema = z.object({
   agent_setup: z.string().nullable().default(null),
   /** The digest of the judge set-up that wrote the verdict (`<run>_judge/_setup/<digest>.json`); null when unknown. */
   judge_setup: z.string().nullable().default(null),
+  /** The episode's try: 1 for the run dir itself, n for `<run>/_tries/<n>/` (a run with several tries per task). */
+  try: z.number().int().min(1).default(1),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -110,6 +112,8 @@ export interface EpisodeProvenanceInput {
   readonly recipe?: Recipe;
   /** Verifier results by task id, where known. */
   readonly results?: ReadonlyMap<string, boolean>;
+  /** The episode's try (`run` is then that try's run dir). Default 1. */
+  readonly try?: number;
 }
 
 /**
@@ -140,7 +144,7 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   if (record && record.task_id !== taskId) {
     throw new InputError({ file: recordFile, field: 'task_id' }, `episode ${taskId}: the record is for ${record.task_id}`);
   }
-  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results });
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results, try: input.try });
   return { episode, record, provenance };
 }
 
@@ -153,6 +157,8 @@ export interface ProvenanceParts {
   readonly episode: Episode | null;
   readonly record: JudgeRecord | null;
   readonly episodeId: string | null;
+  /** The episode's try. Default 1. */
+  readonly try?: number;
   /** The judge set-up that wrote the record, from its binding; default null (unknown). */
   readonly judgeSetup?: string | null;
   readonly recipe?: Recipe;
@@ -183,6 +189,7 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     parent_task_id: stringOr(task.parent_task_id) ?? null,
     agent_setup: stringOr(episode?.setup) ?? null,
     judge_setup: record ? (parts.judgeSetup ?? null) : null,
+    try: parts.try ?? 1,
   };
 }
 

@@ -18,7 +18,11 @@ import { linkedEpisodeFiles, type EpisodeReads } from '../files/links';
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
+import { pickTries, type TryUnit, type TrySource } from './tries';
 import { checkEntry } from '../core/check';
+
+/** Which successful tries of a task become rows: see {@link RowsOptions.pick}. */
+export type RowsPick = 'shortest' | 'first' | 'all';
 
 /** What {@link runRows} reports while it works. */
 export type RowsEvent =
@@ -62,6 +66,13 @@ export interface RowsOptions {
   readonly relabel?: string | false;
   /** Relabeled tasks only after every original task had its turn. Default false (one round robin for all). */
   readonly originalsFirst?: boolean;
+  /**
+   * In a run with several tries per task (`<run>/_tries/<n>/`), which judged successful tries of a task are
+   * candidates: `shortest` (the default: the one with the fewest rows, the lower try on a tie) or `first` (the lowest
+   * try), each copied as `<out>/<task_id>/`; or `all`, try n copied as `<out>/_tries/<n>/<task_id>/` (the run's
+   * layout). A run of one try selects as the seed does, whatever this says.
+   */
+  readonly pick?: RowsPick;
   /** Receives the selection, each episode copied, removals, skips and warnings. */
   readonly onEvent?: (event: RowsEvent) => void;
 }
@@ -74,6 +85,11 @@ export interface RowsResult extends RowsSelection {
   readonly removed: readonly string[];
   /** The picked tasks that are relabeled ones (from the relabel dir), and their rows. */
   readonly relabeled: { readonly picked: readonly string[]; readonly rows: number };
+  /**
+   * The try of each picked entry (`picked` holds task ids, and with `pick: 'all'` `_tries/<n>/<task_id>` for a try
+   * past the first: the entry's dir under `out`).
+   */
+  readonly tries: ReadonlyMap<string, number>;
 }
 
 /**
@@ -127,15 +143,22 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
     if (c.unbound) unbound++;
     candidates.set(id, c.rows);
   });
+  // The tries past the first: each task's successful tries, then the pick (a run of one try has none).
+  const candidateOf = async (src: Source, id: string) => candidateRows(store, src, { run: await symbolicLinksIn(store, src.run), judge: await symbolicLinksIn(store, src.judgeDir) }, id);
+  const picks = await pickTries({ store, queue, run: options.run, pick: options.pick ?? 'shortest', tasks, candidates, relabeled: relabel?.ids ?? new Set(), own, candidateOf, onSkip: (taskId, reason) => {
+    skipped.push({ taskId, reason });
+    options.onEvent?.({ type: 'skipped', taskId, reason });
+  } });
+  const unitOf = (key: string): TryUnit => picks.units.get(key) ?? { id: key, n: 1, src: sourceOf(key), out: key };
   if (unbound > 0) {
     options.onEvent?.({
       type: 'warning',
       message: `${unbound} judge records in ${judgeDir} have no episode identity (written by the seed or an older taskgen): used as the seed would; \`taskgen judge\` binds them`,
     });
   }
-  const selection = selectRows({ run: options.run, tasks, candidates, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
+  const selection = selectRows({ run: options.run, tasks: picks.tasks, candidates: picks.candidates, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
   const unique = [...new Set(selection.picked)];
-  const foreign = await foreignDirs(store, (id) => sourceOf(id).run, options.out, unique);
+  const foreign = await foreignDirs(store, (key) => rowsDir(unitOf(key).src.run, unitOf(key).id), options.out, unique);
   if (foreign.length > 0 && options.stale !== 'remove') {
     const names = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? `, ... (${foreign.length} in all)` : '');
     throw new InputError(
@@ -157,7 +180,8 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   await Promise.all(
     unique.map((id) =>
       queue.add(async () => {
-        await store.copyDir(rowsDir(sourceOf(id).run, id), path.posix.join(options.out, id));
+        const unit = unitOf(id);
+        await store.copyDir(rowsDir(unit.src.run, unit.id), path.posix.join(options.out, unit.out));
         options.onEvent?.({ type: 'copied', taskId: id, done: ++done, total: unique.length });
       }),
     ),
@@ -166,27 +190,28 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
   await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
   // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
-  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])]))));
+  const provenance = await Promise.all(unique.map((key) => queue.add(() => rowsProvenance(store, options, unitOf(key), [...tasks, ...(relabel?.tasks ?? [])]))));
   await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
   const relabeled = unique.filter((id) => relabel?.ids.has(id));
-  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) } };
+  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) }, tries: new Map(unique.map((key) => [key, unitOf(key).n])) };
 }
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
 // warning: the rows step selects as the seed does, and `export` refuses such an episode later.
-async function rowsProvenance(store: FileStore, options: RowsOptions, src: Source, taskId: string, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+async function rowsProvenance(store: FileStore, options: RowsOptions, unit: TryUnit, tasks: readonly RowsTaskRef[]): Promise<Provenance> {
+  const { src, id: taskId, n } = unit;
   const { judgeDir } = src;
   // A relabeled episode is the run's too: its run id is the run's.
   const recipe: Recipe = { ...options.recipe, runId: options.recipe?.runId ?? path.posix.basename(path.posix.normalize(options.run).replace(/(.)\/+$/, '$1')) };
   try {
-    const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe });
+    const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe, try: n });
     return provenance;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
     const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
     const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
-    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe });
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe, try: n });
   }
 }
 
@@ -209,27 +234,30 @@ async function readTasks(store: FileStore, options: RowsOptions): Promise<RowsTa
  * The dirs of `out` that are not this selection (an earlier, larger selection: left there, the training set would
  * hold more than the report says) or a picked episode's dir whose `rows.jsonl` is another recording's.
  */
-async function foreignDirs(store: FileStore, runOf: (id: string) => string, out: string, picked: readonly string[]): Promise<string[]> {
+async function foreignDirs(store: FileStore, sourceOf: (key: string) => string, out: string, picked: readonly string[], under = ''): Promise<string[]> {
   const wanted = new Set(picked);
   const foreign: string[] = [];
-  for (const entry of await store.list(out)) {
+  for (const entry of await store.list(path.posix.join(out, under))) {
     if (!entry.isDirectory) continue;
-    if (!wanted.has(entry.name)) {
-      foreign.push(entry.name);
+    const key = under ? `${under}/${entry.name}` : entry.name;
+    // `_tries/<n>/` of a selection of every try: looked into, one level per part.
+    if (picked.some((p) => p.startsWith(`${key}/`))) {
+      foreign.push(...(await foreignDirs(store, sourceOf, out, picked, key)));
       continue;
     }
-    const there = await readTextIfExists(store, path.posix.join(out, entry.name, 'rows.jsonl'));
-    const source = await readTextIfExists(store, path.posix.join(rowsDir(runOf(entry.name), entry.name), 'rows.jsonl'));
-    if (there !== null && there !== source) foreign.push(entry.name);
+    if (!wanted.has(key)) {
+      foreign.push(key);
+      continue;
+    }
+    const there = await readTextIfExists(store, path.posix.join(out, key, 'rows.jsonl'));
+    const source = await readTextIfExists(store, path.posix.join(sourceOf(key), 'rows.jsonl'));
+    if (there !== null && there !== source) foreign.push(key);
   }
   return foreign;
 }
 
-/** Where a task's episode and judge record are: the run, or its relabel dir. */
-interface Source {
-  readonly run: string;
-  readonly judgeDir: string;
-}
+/** Where a task's episode and judge record are: the run (or one of its tries), or its relabel dir. */
+type Source = TrySource;
 
 /** The relabel dir's accepted tasks; ids the run's own tasks already use are left out, with a warning. */
 async function readRelabel(store: FileStore, options: RowsOptions, tasks: readonly RowsTaskRef[]): Promise<{ source: Source; tasks: RowsTaskRef[]; ids: Set<string> } | null> {
