@@ -85,7 +85,7 @@ function qwenPolicyOf(options: QwenPolicyOptions, llm: LanguageModel): Policy {
   const thinking = options.thinking === true;
   const system = options.system ?? AGENT_SYSTEM_PROMPT;
   const position = options.imagePosition ?? 'after';
-  return {
+  const policy: Policy = {
     name: 'qwen',
     model: llm.modelId,
     ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
@@ -95,7 +95,7 @@ function qwenPolicyOf(options: QwenPolicyOptions, llm: LanguageModel): Policy {
       : {}),
     forTry(n: number): Policy {
       if (!Number.isInteger(n) || n < 1) throw new RangeError(`qwenPolicy: try must be an integer >= 1, got ${String(n)}`);
-      return n === 1 || options.seed === undefined ? this : qwenPolicyOf({ ...options, seed: options.seed + n - 1 }, llm);
+      return n === 1 || options.seed === undefined ? policy : qwenPolicyOf({ ...options, seed: options.seed + n - 1 }, llm);
     },
     async decide(input) {
       const user = agentUserPrompt({ ...input, historyLimit: options.historyLimit ?? 30 });
@@ -118,6 +118,7 @@ function qwenPolicyOf(options: QwenPolicyOptions, llm: LanguageModel): Policy {
       }
     },
   };
+  return policy;
 }
 
 /**

@@ -75,8 +75,11 @@ export const ProvenanceSchema = z.object({
   agent_setup: z.string().nullable().default(null),
   /** The digest of the judge set-up that wrote the verdict (`<run>_judge/_setup/<digest>.json`); null when unknown. */
   judge_setup: z.string().nullable().default(null),
-  /** The episode's try: 1 for the run dir itself, n for `<run>/_tries/<n>/` (a run with several tries per task). */
-  try: z.number().int().min(1).default(1),
+  /**
+   * The episode's try past the first: n for `<run>/_tries/<n>/` (a run with several tries per task); absent for try 1,
+   * the run dir itself, so a run of one try has the provenance it always had.
+   */
+  try: z.number().int().min(2).optional(),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -189,7 +192,7 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     parent_task_id: stringOr(task.parent_task_id) ?? null,
     agent_setup: stringOr(episode?.setup) ?? null,
     judge_setup: record ? (parts.judgeSetup ?? null) : null,
-    try: parts.try ?? 1,
+    ...(parts.try !== undefined && parts.try > 1 ? { try: parts.try } : {}),
   };
 }
 
