@@ -137,6 +137,16 @@ export {
   type ValidateOptions,
   type ValidateResult,
   type ValidateShardResult,
+  // pass@k of a run with several tries per task
+  readPassAtK,
+  passAtK,
+  type PassAtKReport,
+  type PassAtKCurve,
+  type PassAtKPoint,
+  type TaskTries,
+  type TryOutcome,
+  type RewardSource,
+  type ReadPassAtKOptions,
 } from './validate';
 
 // Choosing a judge: judge variants (presets seed, no-evidence, text-only, last-3-shots; template files; votes)
@@ -173,6 +183,7 @@ export {
   type RowsEvent,
   type RowsOptions,
   type RowsResult,
+  type RowsPick,
 } from './rows';
 
 // Written verifiers: a claim per proposed task, written from a judged success and checked on it (verifiers.jsonl).
@@ -309,6 +320,10 @@ export {
   parseJsonl,
   judgeDirOf,
   relabelDirOf,
+  tryRunDir,
+  runTries,
+  nextFreeTry,
+  type RunTry,
   episodeIdOf,
   judgedEpisodeIdOf,
   type FileStore,

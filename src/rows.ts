@@ -13,4 +13,4 @@ export {
   type RowsTaskRef,
   type SelectRowsInput,
 } from './rows/select';
-export { runRows, type RowsEvent, type RowsOptions, type RowsResult } from './rows/write';
+export { runRows, type RowsEvent, type RowsOptions, type RowsPick, type RowsResult } from './rows/write';

@@ -4,7 +4,7 @@
  * @module
  */
 import type { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { pyDumps } from '../core/py/dumps';
 import { DEFAULT_BUDGET, runRows, type RowsEvent } from '../rows';
 import { integer, progressOption } from './flags';
@@ -18,6 +18,7 @@ interface RowsFlags {
   progress: boolean;
   relabel: boolean;
   originalsFirst?: boolean;
+  pick: 'shortest' | 'first' | 'all';
 }
 
 /** Registers `taskgen rows`. */
@@ -33,9 +34,10 @@ export function register(program: Command): void {
     .option('--budget <n>', 'training steps to select', integer(0), DEFAULT_BUDGET)
     .option('--no-relabel', "leave out the accepted relabels of <run>_relabel/ (by default they are candidates too)")
     .option('--originals-first', 'relabeled tasks only after every task of the run had its turn')
+    .addOption(new Option('--pick <which>', "which successful tries of a task become rows (a run with <run>/_tries/): the one with the fewest steps, the first, or all").choices(['shortest', 'first', 'all']).default('shortest'))
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter({ progress: flags.progress });
-      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, ...(flags.relabel === false ? { relabel: false } : {}), originalsFirst: flags.originalsFirst, onEvent: printer.onEvent }).finally(
+      const { report, skipped } = await runRows({ run, out: flags.out, tasks: flags.tasks, budget: flags.budget, ...(flags.relabel === false ? { relabel: false } : {}), originalsFirst: flags.originalsFirst, pick: flags.pick, onEvent: printer.onEvent }).finally(
         printer.stop,
       );
       process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);
