@@ -117,7 +117,8 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   const episodes = all.filter((e) => where(e.provenance));
   const human = sources.human ? (await planEpisodes(store, { run: sources.human, judgeDir: judgeDirOf(sources.human) }, recipe)).filter((e) => where(e.provenance)) : [];
   const rollouts = await planRollouts(store, sources.run, recipe);
-  const steps = await planSteps(store, sources.rows, new Map(all.map((e) => [e.provenance.task_id, e])), where);
+  const byKey = new Map([...all.map((e) => [e.provenance.task_id, e] as const), ...rollouts.filter((r) => r.n > 1).map((r) => [`${r.planned.provenance.task_id}#${r.n}`, { ...r.planned, provenance: { ...r.planned.provenance, try: r.n } }] as const)]);
+  const steps = await planSteps(store, sources.rows, byKey, where);
   const stepCount = steps.reduce((n, s) => n + s.rows, 0);
   options.onEvent?.({ type: 'planned', episodes: episodes.length + human.length, steps: stepCount, stepEpisodes: steps.length });
   const [rowsReport, validate] = await Promise.all([

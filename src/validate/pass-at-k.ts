@@ -29,7 +29,7 @@ export interface TryOutcome {
   readonly success: boolean | null;
   /** Where `success` came from; `null` with it. */
   readonly source: RewardSource | null;
-  /** The judge's verdict of this episode (a record made from another recording is not it): `null` when none. */
+  /** Whether the judge said SUCCESS of this episode (a record made from another recording is not its): `null` when none. */
   readonly verdict: boolean | null;
   /** The episode's steps. */
   readonly steps: number;
@@ -191,7 +191,7 @@ async function currentVerdict(store: FileStore, judgeDir: string, taskId: string
   const state = await judgeRecordState(store, judgeDir, taskId, await episodeIdOf(store, episodeDir));
   if (state !== 'current' && state !== 'unbound') return null;
   const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema);
-  return record ? record.verdict : null;
+  return record ? record.predicted_label === 1 : null;
 }
 
 function mean(values: readonly number[]): number {
