@@ -30,6 +30,7 @@ import type {
 } from './types';
 import { runWriteVerifiers } from '../verifiers/run';
 import { runTries } from '../files/tries';
+import type { SetupCount } from '../files/setup-counts';
 import { readPassAtK } from '../validate/pass-at-k';
 import { readWrittenVerifiers } from '../verifiers/file';
 
@@ -308,8 +309,18 @@ function sumJudgeFigures(figures: ReadonlyArray<Omit<JudgeStageSummary, 'ms' | '
     episodes, success, rate: episodes ? Math.round((success / episodes) * 1e4) / 1e4 : 0,
     judged: sum((x) => x.judged), noVerdict: sum((x) => x.noVerdict), errors: sum((x) => x.errors), callErrors: sum((x) => x.callErrors),
     failures: figures.flatMap((x) => x.failures).slice(0, 5), noVerdictCauses: figures.flatMap((x) => x.noVerdictCauses).slice(0, SHOWN_CAUSES),
-    bySetup: figures.flatMap((x) => x.bySetup),
+    bySetup: mergeSetupCounts(figures.flatMap((x) => x.bySetup)),
   };
+}
+
+// One judge set-up judges every try: its counts added, one line per set-up.
+function mergeSetupCounts(counts: readonly SetupCount[]): SetupCount[] {
+  const byDigest = new Map<string | null, SetupCount>();
+  for (const c of counts) {
+    const seen = byDigest.get(c.digest);
+    byDigest.set(c.digest, seen ? { ...seen, count: seen.count + c.count, success: seen.success + c.success } : c);
+  }
+  return [...byDigest.values()];
 }
 
 function mixOf(ctx: StageContext): { mixSetup?: boolean } {
