@@ -28,6 +28,7 @@ const SLOW = [
   'test/shards-cli.test.ts',
   'test/slurm-*.test.ts',
   'test/verifiers-sandbox.test.ts',
+  'test/tries.test.ts',
 ];
 
 // Browser and subprocess suites can be slow on shared 2-core machines: the timeouts only stop hung tests,

@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- name...]`: runs every `bench/*.bench.ts` (or those whose name contains a given word), one
- * process each so their timings and memory do not mix, and lets each print its own figures.
+ * process each so their timings and memory do not mix, and lets each print its own figures. A word picks by file
+ * name: `npm run bench -- attempts` runs `attempts.bench.ts` (several tries per task: pass@k, rows per task).
  */
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

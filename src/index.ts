@@ -142,6 +142,16 @@ export {
   type ValidateOptions,
   type ValidateResult,
   type ValidateShardResult,
+  // pass@k of a run with several tries per task
+  readPassAtK,
+  passAtK,
+  type PassAtKReport,
+  type PassAtKCurve,
+  type PassAtKPoint,
+  type TaskTries,
+  type TryOutcome,
+  type RewardSource,
+  type ReadPassAtKOptions,
 } from './validate';
 
 // Choosing a judge: judge variants (presets seed, no-evidence, text-only, last-3-shots; template files; votes)
@@ -180,6 +190,7 @@ export {
   type RowsResult,
   type LabelSource,
   type LabelsReport,
+  type RowsPick,
 } from './rows';
 
 // Written verifiers: a claim per proposed task, written from a judged success and checked on it (verifiers.jsonl).
@@ -318,6 +329,10 @@ export {
   parseJsonl,
   judgeDirOf,
   relabelDirOf,
+  tryRunDir,
+  runTries,
+  nextFreeTry,
+  type RunTry,
   episodeIdOf,
   judgedEpisodeIdOf,
   type FileStore,

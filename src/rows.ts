@@ -13,5 +13,5 @@ export {
   type RowsTaskRef,
   type SelectRowsInput,
 } from './rows/select';
-export { runRows, type RowsEvent, type RowsOptions, type RowsResult } from './rows/write';
+export { runRows, type RowsEvent, type RowsOptions, type RowsPick, type RowsResult } from './rows/write';
 export { LABEL_SOURCES, LabelsReportSchema, BELOW_TARGET, type LabelSource, type LabelsReport, type Precision, type JudgeConfig } from './rows/labels-format';

@@ -2,7 +2,8 @@
  * The stand-in agent: a {@link Policy} that follows each task's oracle solution, resolving role + name targets to
  * the observation's element numbers, and with a set failure rate deviates the way weak agents do: most often it
  * does another task of the site (the same kind of task with other values, or another kind), otherwise it stops
- * early or reports a wrong answer. Deterministic per task for a given seed, so reruns give the same episodes.
+ * early or reports a wrong answer. Deterministic per task and try for a given seed, so reruns give the same episodes
+ * and the tries of one task differ (`forTry`: each try fails on its own draw, at the same rate).
  * @module
  */
 import type { Observation, Policy, PolicyDecision, PolicyInput, Action, Task } from 'miniweb-taskgen';
@@ -29,6 +30,8 @@ export interface OraclePolicyOptions {
   readonly catalog?: SiteCatalog;
   /** Default `stand-in-oracle`. */
   readonly model?: string;
+  /** Which try of each task this policy makes (1-based; {@link Policy.forTry} sets it). Default 1. */
+  readonly try?: number;
 }
 
 /** How a failing episode deviates; `replay` follows another task's solution to its end. */
@@ -102,7 +105,10 @@ export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
   const failureRate = options.failureRate ?? 0;
   const replayRate = options.replayRate ?? 0.6;
   const catalog = options.catalog ?? defaultCatalog();
-  const seed = String(options.seed ?? 0);
+  const attempt = options.try ?? 1;
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError(`oraclePolicy: try must be an integer >= 1, got ${String(attempt)}`);
+  // Try 1 draws as a policy of one try always did; try n its own draws.
+  const seed = attempt === 1 ? String(options.seed ?? 0) : `${String(options.seed ?? 0)}:try${attempt}`;
   const byId = new Map<string, unknown>();
   const byText = new Map<string, unknown>();
   for (const t of options.tasks ?? []) {
@@ -131,6 +137,8 @@ export function oraclePolicy(options: OraclePolicyOptions = {}): Policy {
   return {
     name: 'oracle',
     model: options.model ?? 'stand-in-oracle',
+    ...(attempt > 1 ? { sampling: { try: attempt } } : {}),
+    forTry: (n: number) => oraclePolicy({ ...options, try: n }),
     async decide(input: PolicyInput): Promise<PolicyDecision> {
       const own = solution(input.task as Task & { oracle?: unknown });
       if (!own) return reply({ done: { answer: 'stand-in oracle: no solution is known for this task' } });

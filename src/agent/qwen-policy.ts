@@ -13,6 +13,11 @@ import type { Policy } from './types';
 export interface QwenPolicyBaseOptions {
   /** Sampling temperature. Default 0 (greedy, reproducible). */
   readonly temperature?: number;
+  /**
+   * The sampling seed of try 1 (OpenAI's `seed`, which vLLM honours); try `n` of a run with several tries per task
+   * uses `seed + n - 1` ({@link Policy.forTry}), so tries differ and each is repeatable. Default none (the server's).
+   */
+  readonly seed?: number;
   /** The most tokens per reply. Default 512, or 4096 with `thinking`. */
   readonly maxTokens?: number;
   /**
@@ -67,14 +72,31 @@ export type QwenPolicyOptions = QwenPolicyModelOptions | QwenPolicyEndpointOptio
  * const policy = qwenPolicy({ baseURL: 'http://127.0.0.1:8000/v1', model: 'Qwen/Qwen3.5-4B' });
  */
 export function qwenPolicy(options: QwenPolicyOptions): Policy {
+  if (options.temperature !== undefined && !(Number.isFinite(options.temperature) && options.temperature >= 0)) {
+    throw new RangeError(`qwenPolicy: temperature must be a number >= 0, got ${String(options.temperature)}`);
+  }
+  if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) throw new RangeError(`qwenPolicy: seed must be an integer, got ${String(options.seed)}`);
   const llm = 'llm' in options ? options.llm : qwenModel(options);
+  return qwenPolicyOf(options, llm);
+}
+
+// The policy on a built model: `forTry` shares the model (one client) and moves the seed on.
+function qwenPolicyOf(options: QwenPolicyOptions, llm: LanguageModel): Policy {
   const thinking = options.thinking === true;
   const system = options.system ?? AGENT_SYSTEM_PROMPT;
   const position = options.imagePosition ?? 'after';
-  return {
+  const policy: Policy = {
     name: 'qwen',
     model: llm.modelId,
     ...(llm.endpoint !== undefined ? { endpoint: llm.endpoint } : {}),
+    // Recorded in the set-up only when the caller chose to sample, so a greedy run's set-up is what it was.
+    ...(options.temperature !== undefined || options.seed !== undefined
+      ? { sampling: { temperature: options.temperature ?? 0, seed: options.seed ?? null } }
+      : {}),
+    forTry(n: number): Policy {
+      if (!Number.isInteger(n) || n < 1) throw new RangeError(`qwenPolicy: try must be an integer >= 1, got ${String(n)}`);
+      return n === 1 || options.seed === undefined ? policy : qwenPolicyOf({ ...options, seed: options.seed + n - 1 }, llm);
+    },
     async decide(input) {
       const user = agentUserPrompt({ ...input, historyLimit: options.historyLimit ?? 30 });
       const messages = { system, user: withImageTag(user, position) };
@@ -82,6 +104,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
         const completion = await llm.complete(user, {
           system,
           temperature: options.temperature ?? 0,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
           maxTokens: options.maxTokens ?? (thinking ? 4096 : 512),
           images: [{ data: input.observation.screenshot, mediaType: 'image/png', name: stepImageName(input.step) }],
           ...(input.signal ? { signal: input.signal } : {}),
@@ -95,6 +118,7 @@ export function qwenPolicy(options: QwenPolicyOptions): Policy {
       }
     },
   };
+  return policy;
 }
 
 /**

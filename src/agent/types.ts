@@ -100,6 +100,16 @@ export interface Policy {
   readonly model?: string;
   /** The API root of its model, when it has one: recorded in the run's set-up. */
   readonly endpoint?: string;
+  /**
+   * How it samples, recorded in the run's set-up (`sampling`): a temperature, a seed... Absent for a policy whose
+   * replies are set (greedy, scripted), so such a run's set-up is what it always was.
+   */
+  readonly sampling?: Readonly<Record<string, number | string | null>>;
+  /**
+   * The policy of try `n` (2 and up) of a run with several tries per task (`runAttempt`'s `attempts`): its own seed,
+   * so tries differ. Try 1 is the policy itself. Absent: every try uses this policy as it is.
+   */
+  forTry?(n: number): Policy;
   /** The reply for this step. A rejection ends the episode unrecorded (a rerun tries it again). */
   decide(input: PolicyInput): Promise<PolicyDecision>;
 }

@@ -13,20 +13,22 @@ import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { assertPlainName } from '../core/names';
 import type { Outcome, Task } from '../core/schemas';
-import { shardTasks, type Shard } from '../core/shard';
+import type { Shard } from '../core/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';
 import { serverDownOf } from './site-faults';
 import { browserEvidence } from './evidence';
-import { ClaimLostError, describeHolder, EpisodeClaims } from './claims';
-import { finishedTotals, mergeTasksFile, readFinished, scanRun, syncResults, type FinishedTotals } from './run-dir';
+import { ClaimLostError, describeHolder } from './claims';
+import { finishedTotals, type FinishedTotals } from './run-dir';
+import { openTry, type OpenTry } from './try-dir';
+import { MAX_TRIES } from '../files/layout';
 import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-boundary';
 import type { Policy } from '../agent/types';
 import type { EvidenceProvider } from './types';
-import { claimSetup, formatDifferences, readSetups } from '../files/setup';
-import { attemptSetup, DEFAULT_MAX_STEPS, DEFAULT_STOP_AFTER_FAILURES } from './setup';
-import { writtenFor, type WrittenClaim } from '../claims/grade';
+import { readSetups } from '../files/setup';
+import { DEFAULT_MAX_STEPS, DEFAULT_STOP_AFTER_FAILURES } from './setup';
+import type { WrittenClaim } from '../claims/grade';
 
 /** Options of {@link runAttempt}. */
 export interface AttemptOptions {
@@ -74,6 +76,13 @@ export interface AttemptOptions {
   readonly stopAfterFailures?: number;
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
   readonly browser?: BrowserHost | BrowserOptions;
+  /**
+   * Tries per task (1 to 64): each its own episode, with its own browser context and site session, recorded in its
+   * own run dir (try 1 in `out`, try n in `<out>/_tries/<n>/`, `files/layout.ts`), with the policy's `forTry(n)`, so
+   * a sampling policy's tries differ. Resumable per try; a shard takes tries, not tasks. Default 1: `out` is what a
+   * run of one try always was.
+   */
+  readonly attempts?: number;
   /** Default {@link nodeStore}. */
   readonly store?: FileStore;
   /** Progress events; the library never prints. */
@@ -92,7 +101,10 @@ export interface AttemptOptions {
   readonly mixSetup?: boolean;
 }
 
-/** Progress of an {@link runAttempt} run. */
+/**
+ * Progress of an {@link runAttempt} run. In a run of several tries per task, each episode's event names its `try`
+ * (1-based); a run of one try leaves it out.
+ */
 export type AttemptEvent =
   | {
       readonly type: 'run-start';
@@ -102,18 +114,21 @@ export type AttemptEvent =
       readonly todo: number;
       /** The shard, and the tasks of all shards; `null` for an unsharded run. */
       readonly shard: { readonly index: number; readonly count: number; readonly total: number } | null;
+      /** Tries per task, when more than one (then `tasks`, `finished` and `todo` count tries). */
+      readonly attempts?: number;
     }
-  | { readonly type: 'episode-start'; readonly taskId: string }
-  | ({ readonly type: 'step'; readonly taskId: string } & StepInfo)
+  | { readonly type: 'episode-start'; readonly taskId: string; readonly try?: number }
+  | ({ readonly type: 'step'; readonly taskId: string; readonly try?: number } & StepInfo)
   | {
       readonly type: 'episode-end';
       readonly taskId: string;
+      readonly try?: number;
       readonly outcome: Outcome;
       readonly steps: number;
       readonly ok: boolean | undefined;
       readonly error: string | null;
     }
-  | { readonly type: 'episode-failed'; readonly taskId: string; readonly error: string }
+  | { readonly type: 'episode-failed'; readonly taskId: string; readonly error: string; readonly try?: number }
   /**
    * Another process has the episode (DESIGN.md §8): `claimed` (running it; this call waits for it), `finished`
    * (it finished it), `taken-over` (it took this call's claim over, finding it stale), `duplicate` (it published
@@ -122,6 +137,7 @@ export type AttemptEvent =
   | {
       readonly type: 'episode-elsewhere';
       readonly taskId: string;
+      readonly try?: number;
       readonly reason: 'claimed' | 'finished' | 'taken-over' | 'duplicate';
       readonly holder: string | null;
     }
@@ -132,8 +148,10 @@ export type AttemptEvent =
 
 /** What a run did. */
 export interface AttemptResult {
-  /** Tasks of this call: those given (duplicates removed), or its shard's. */
+  /** Episodes of this call (task x try): the given tasks (duplicates removed) times the tries, or its shard's. */
   readonly tasks: number;
+  /** Tries per task. */
+  readonly attempts: number;
   /** Episodes already finished before this call, skipped. */
   readonly skipped: number;
   /** Episodes run and recorded by this call. */
@@ -170,30 +188,32 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   const t0 = Date.now();
   const store = options.store ?? nodeStore();
   const emit = options.onEvent ?? (() => {});
+  const warn = (message: string) => emit({ type: 'warning', message });
   const baseUrl = options.source.baseUrl;
   if (!baseUrl) throw new Error('attempt: the site source has no baseUrl (the server the browser visits)');
   const { out } = options;
+  const attempts = options.attempts ?? 1;
+  if (!Number.isInteger(attempts) || attempts < 1 || attempts > MAX_TRIES) throw new RangeError(`runAttempt: attempts must be an integer in 1..${MAX_TRIES}, got ${String(attempts)}`);
   const prefixOf = options.sitePrefix ?? defaultSitePrefix;
-  const unique = dedupe(tasks, (m) => emit({ type: 'warning', message: m }));
+  const unique = dedupe(tasks, warn);
   // Every task's start page is checked before anything is written or launched.
   for (const task of unique) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const setup = await claimSetup({ store, dir: out, setup: attemptSetup({ policy: options.policy, maxSteps, baseUrl, sitePrefix: options.sitePrefix }), mix: options.mixSetup });
-  if (setup.moved.length) emit({ type: 'warning', message: `${out}: the run now runs elsewhere (${formatDifferences(setup.moved)}); same set-up, going on` });
-  await store.mkdir(out);
-  const mine = shardTasks(unique, options.shard);
-  const runTasks = await mergeTasksFile(store, out, unique, (m) => emit({ type: 'warning', message: m }));
-  const order = runTasks.map((t) => t.task_id);
-  const finished = await scanRun(store, out, order, { onWarning: (message) => emit({ type: 'warning', message }) });
-  const written = writtenFor(runTasks, options.verifiers ?? [], (m) => emit({ type: 'warning', message: m }));
-  // A run of proposed tasks (no verifiers, none written) gets no results file.
-  const verifying = runTasks.some((t) => t.verifier || written.has(t.task_id));
-  const saveResults = serial(() => syncResults(store, out, order, finished, (message) => emit({ type: 'warning', message })));
-  if (verifying) await saveResults();
-  const todo = mine.filter((t) => !finished.has(t.task_id));
-  const skipped = mine.length - todo.length;
+  const timeoutMs = options.episodeTimeoutMs ?? 300_000;
+  const tries: OpenTry[] = [];
+  for (let n = 1; n <= attempts; n++) {
+    tries.push(await openTry({
+      store, run: out, n, of: attempts, tasks: unique, policy: options.policy, maxSteps, baseUrl, sitePrefix: options.sitePrefix,
+      verifiers: options.verifiers ?? [], ...(options.shard ? { shard: options.shard } : {}), mixSetup: options.mixSetup, staleMs: timeoutMs, warn,
+    }));
+  }
+  const tagOf = (t: OpenTry) => (attempts > 1 ? { try: t.n } : {});
+  // Task-major: every try of a task before the next task, so the tries of one task run side by side.
+  const units = unique.flatMap((task) => tries.filter((t) => t.mine.includes(task) && !t.finished.has(task.task_id)).map((t) => ({ task, t })));
+  const given = tries.reduce((n, t) => n + t.mine.length, 0);
+  const skipped = given - units.length;
   const shard = options.shard ? { ...options.shard, total: unique.length } : null;
-  emit({ type: 'run-start', tasks: mine.length, finished: skipped, todo: todo.length, shard });
+  emit({ type: 'run-start', tasks: given, finished: skipped, todo: units.length, shard, ...(attempts > 1 ? { attempts } : {}) });
 
   const owned = !isBrowserHost(options.browser);
   const host = isBrowserHost(options.browser)
@@ -206,14 +226,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   let steps = 0;
   let usage = ZERO_USAGE;
   let elsewhere = 0;
-  const timeoutMs = options.episodeTimeoutMs ?? 300_000;
-  const claims = new EpisodeClaims({ store, run: out, staleMs: timeoutMs, ...(options.shard ? { shard: options.shard } : {}) });
   const pollMs = Math.min(5000, Math.max(200, timeoutMs / 20));
-  const isFinished = async (taskId: string) => {
-    const found = finished.get(taskId) ?? (await readFinished(store, out, taskId));
-    if (found) finished.set(taskId, found);
-    return found !== null;
-  };
   const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 4) });
   const waits = new Set<Promise<void>>();
   // Aborted by the caller's signal, or by this run when episodes keep failing.
@@ -237,34 +250,35 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   };
   try {
     const retries = options.retries ?? 1;
-    const elsewhereEnd = async (taskId: string, reason: 'finished' | 'taken-over' | 'duplicate', holder: string | null) => {
+    const elsewhereEnd = async (t: OpenTry, taskId: string, reason: 'finished' | 'taken-over' | 'duplicate', holder: string | null) => {
       elsewhere++;
-      emit({ type: 'episode-elsewhere', taskId, reason, holder });
-      if (verifying) await saveResults();
+      emit({ type: 'episode-elsewhere', taskId, reason, holder, ...tagOf(t) });
+      if (t.verifying) await t.saveResults();
     };
-    const schedule = (task: Task, tries: number, waited = false): void => {
+    const schedule = (task: Task, t: OpenTry, retried: number, waited = false): void => {
       void queue.add(async () => {
         if (stopSignal.aborted) return;
         const taskId = task.task_id;
-        const got = await claims.acquire(taskId, () => isFinished(taskId));
-        if (got.kind === 'finished') return elsewhereEnd(taskId, 'finished', null);
+        const got = await t.claims.acquire(taskId, () => t.isFinished(taskId));
+        if (got.kind === 'finished') return elsewhereEnd(t, taskId, 'finished', null);
         if (got.kind === 'busy') {
           // Another live process runs it: look again later, and take it over if that process dies.
-          if (!waited) emit({ type: 'episode-elsewhere', taskId, reason: 'claimed', holder: describeHolder(got.holder) });
+          if (!waited) emit({ type: 'episode-elsewhere', taskId, reason: 'claimed', holder: describeHolder(got.holder), ...tagOf(t) });
           const wait: Promise<void> = delay(pollMs).then(() => {
             waits.delete(wait);
-            schedule(task, tries, true);
+            schedule(task, t, retried, true);
           });
           waits.add(wait);
           return;
         }
         const { claim } = got;
-        for (const aside of claim.asides) emit({ type: 'warning', message: `episode ${taskId}: a dead process's partial episode was moved to ${aside}` });
-        emit({ type: 'episode-start', taskId });
+        for (const aside of claim.asides) warn(`episode ${taskId}${tryLabel(t, attempts)}: a dead process's partial episode was moved to ${aside}`);
+        emit({ type: 'episode-start', taskId, ...tagOf(t) });
         try {
+          // Each try its own episode: its own browser context and site session (attemptTask opens both).
           const result = await attemptTask({
             task,
-            policy: options.policy,
+            policy: t.policy,
             host,
             evidence,
             baseUrl,
@@ -273,16 +287,16 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             dir: claim.staging,
             maxSteps,
             timeoutMs,
-            setup: setup.digest,
+            setup: t.setup,
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
-            ...(written.has(taskId) ? { writtenVerifier: written.get(taskId)! } : {}),
+            ...(t.written.has(taskId) ? { writtenVerifier: t.written.get(taskId)! } : {}),
             signal: AbortSignal.any([stopSignal, claim.lost]),
-            onStep: (s) => emit({ type: 'step', taskId, ...s }),
+            onStep: (s) => emit({ type: 'step', taskId, ...s, ...tagOf(t) }),
           });
           if ((await claim.commit()) === 'duplicate') {
-            await isFinished(taskId);
-            return await elsewhereEnd(taskId, 'duplicate', null);
+            await t.isFinished(taskId);
+            return await elsewhereEnd(t, taskId, 'duplicate', null);
           }
           const { episode } = result;
           inARow = 0;
@@ -290,27 +304,27 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
           outcomes[episode.outcome]++;
           steps += episode.steps;
           usage = addUsage(usage, result.usage);
-          finished.set(taskId, { episode, ok: result.ok });
-          if (result.ok !== undefined) await saveResults();
-          emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error });
+          t.finished.set(taskId, { episode, ok: result.ok });
+          if (result.ok !== undefined) await t.saveResults();
+          emit({ type: 'episode-end', taskId, outcome: episode.outcome, steps: episode.steps, ok: result.ok, error: episode.error, ...tagOf(t) });
         } catch (error) {
           if (stopSignal.aborted) return;
-          if (claim.lost.aborted || error instanceof ClaimLostError) return await elsewhereEnd(taskId, 'taken-over', describeError(claim.lost.reason ?? error));
+          if (claim.lost.aborted || error instanceof ClaimLostError) return await elsewhereEnd(t, taskId, 'taken-over', describeError(claim.lost.reason ?? error));
           couldNotRun(taskId, error);
           if (stopped) return;
-          if (tries < retries) {
-            emit({ type: 'warning', message: `episode ${taskId} could not run (${describeError(error)}); trying it again` });
-            schedule(task, tries + 1);
+          if (retried < retries) {
+            warn(`episode ${taskId}${tryLabel(t, attempts)} could not run (${describeError(error)}); trying it again`);
+            schedule(task, t, retried + 1);
             return;
           }
           failed++;
-          emit({ type: 'episode-failed', taskId, error: describeError(error) });
+          emit({ type: 'episode-failed', taskId, error: describeError(error), ...tagOf(t) });
         } finally {
           await claim.release();
         }
       });
     };
-    for (const task of todo) schedule(task, 0);
+    for (const { task, t } of units) schedule(task, t, 0);
     for (;;) {
       await queue.onIdle();
       if (waits.size === 0 || stopSignal.aborted) break;
@@ -320,13 +334,16 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     stopSignal.removeEventListener('abort', onAbort);
     if (owned) await host.close();
   }
-  const verifiedCount = verifying ? await saveResults() : 0;
+  let verifiedCount = 0;
+  for (const t of tries) if (t.verifying) verifiedCount += await t.saveResults();
   if (options.signal?.aborted) throw options.signal.reason;
   if (stopped) throw stopped;
-  const passed = [...finished.values()].filter((f) => f.ok === true).length;
-  const given = mine.flatMap((t) => finished.get(t.task_id) ?? []);
+  const passed = tries.reduce((n, t) => n + [...t.finished.values()].filter((f) => f.ok === true).length, 0);
+  const done = tries.flatMap((t) => t.mine.flatMap((task: Task) => t.finished.get(task.task_id) ?? []));
+  const setups = (await Promise.all(tries.map((t) => readSetups(store, t.dir, 'attempt', '.')))).flat();
   return {
-    tasks: mine.length,
+    tasks: given,
+    attempts,
     skipped,
     recorded,
     failed,
@@ -334,11 +351,16 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     elsewhere,
     outcomes,
     steps,
-    finished: finishedTotals(given, await readSetups(store, out, 'attempt', '.')),
+    finished: finishedTotals(done, setups),
     verified: { total: verifiedCount, passed },
     usage,
     ms: Date.now() - t0,
   };
+}
+
+// ` (try 2)` in a message of a run with several tries; nothing in a run of one.
+function tryLabel(t: OpenTry, attempts: number): string {
+  return attempts > 1 ? ` (try ${t.n})` : '';
 }
 
 // Why a try could not run: the model's failure (status, model, hint), or the site's server's.
@@ -378,14 +400,4 @@ function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[]
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-// Runs `work` one call at a time, in call order; each call resolves with its own result.
-function serial<T>(work: () => Promise<T>): () => Promise<T> {
-  let chain: Promise<unknown> = Promise.resolve();
-  return () => {
-    const next = chain.then(work, work);
-    chain = next.catch(() => {});
-    return next;
-  };
 }

@@ -34,6 +34,8 @@ export function attemptSetup(input: AttemptSetupInput): StageSetup {
       model: input.policy.model ?? null,
       max_steps: input.maxSteps,
       site_prefix: sitePrefixPattern(input.sitePrefix),
+      // A sampling policy's temperature and seed: a greedy run's set-up (and digest) stays what it was.
+      ...Object.fromEntries(Object.entries(input.policy.sampling ?? {}).map(([k, v]) => [`sampling_${k}`, v])),
     },
     where: { endpoint: input.policy.endpoint ?? null, base_url: input.baseUrl },
   };

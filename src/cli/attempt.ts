@@ -26,6 +26,8 @@ import { resolveShard, shardOptions, type ShardFlags } from './shard';
 import { loadSandbox } from './sandbox';
 import { readWrittenVerifiers, type WrittenVerifier } from '../verifiers/file';
 import { formatSetupCounts } from '../files/setup-counts';
+import { readPassAtK } from '../validate/pass-at-k';
+import { formatPassAtK } from './format-pass-at-k';
 
 /** The flags of `taskgen attempt`. */
 export interface AttemptFlags extends ShardFlags {
@@ -39,7 +41,9 @@ export interface AttemptFlags extends ShardFlags {
   model: string;
   apiKeyEnv?: string;
   thinking: boolean;
-  temperature: number;
+  temperature?: number;
+  seed?: number;
+  attempts: number;
   baseUrl?: string;
   evidence: 'auto' | 'browser' | 'sandbox';
   oracleFailureRate: number;
@@ -68,7 +72,9 @@ export function register(program: Command): void {
     .option('--model <name>', 'the served model of the qwen policy', DEFAULT_QWEN_MODEL)
     .option('--api-key-env <name>', 'environment variable with the endpoint key (default: none)')
     .option('--thinking', 'let the model think before acting', false)
-    .option('--temperature <t>', 'sampling temperature', Number, 0)
+    .option('--temperature <t>', 'sampling temperature of the qwen policy (default 0, or 1 with --attempts above 1)', numberBetween(0, 2))
+    .option('--seed <n>', "the qwen policy's sampling seed of try 1 (try n: seed + n - 1); default the server's", integer(0))
+    .option('--attempts <k>', 'tries per task, each its own episode (try n >= 2 in <out>/_tries/<n>/)', integer(1), 1)
     .option('--oracle-failure-rate <r>', 'share of tasks the stand-in oracle gets wrong on purpose', numberBetween(0, 1), 0)
     .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default: start the sandbox here')
     .addOption(
@@ -123,6 +129,7 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
     const verifiers = flags.verifiers ? await readVerifiersFlag(store, flags.verifiers) : [];
     const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
+    if (flags.attempts > 1) for (const line of formatPassAtK(await readPassAtK({ run: flags.out, store }))) process.stderr.write(`${line}\n`);
     for (const line of formatSetupCounts('attempt', summary.finished.bySetup, { noun: 'episodes', success: 'verified' })) process.stderr.write(`${line}\n`);
     if (summary.failed > 0) {
       const causes = summary.failures.slice(0, 3).map((f) => `\n  ${formatFailure(f)}`).join('');
@@ -171,6 +178,7 @@ async function runWithProgress(
       ...(run.shard ? { shard: run.shard } : {}),
       ...(flags.mixSetup ? { mixSetup: true } : {}),
       ...(run.verifiers.length ? { verifiers: run.verifiers } : {}),
+      ...(flags.attempts > 1 ? { attempts: flags.attempts } : {}),
     });
   } finally {
     printer.stop();
@@ -228,6 +236,7 @@ function elsewhereLine(e: Extract<AttemptEvent, { type: 'episode-elsewhere' }>):
 export function summaryLine(s: AttemptResult): Record<string, unknown> {
   return {
     tasks: s.tasks,
+    ...(s.attempts > 1 ? { attempts: s.attempts } : {}),
     skipped: s.skipped,
     recorded: s.recorded,
     failed: s.failed,
@@ -253,7 +262,9 @@ function qwenAgent(flags: AttemptFlags): Policy {
     baseURL: flags.endpoint,
     model: flags.model,
     thinking: flags.thinking,
-    temperature: flags.temperature,
+    // Several tries of a greedy agent would be one episode k times: they sample unless told otherwise.
+    ...((flags.temperature ?? (flags.attempts > 1 ? 1 : undefined)) !== undefined ? { temperature: flags.temperature ?? 1 } : {}),
+    ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     apiKey: apiKey ?? 'EMPTY', // a local server needs no key; never send the OpenAI key to it
   });
 }
@@ -272,7 +283,11 @@ function describePolicy(policy: Policy, flags: AttemptFlags): string {
 
 /** The policy with each step's model call watched by `guard`. */
 function guardPolicy(policy: Policy, guard: StageGuard): Policy {
-  return { ...policy, decide: (input) => guard.run(() => policy.decide(input), input.task.task_id) };
+  return {
+    ...policy,
+    ...(policy.forTry ? { forTry: (n: number) => guardPolicy(policy.forTry!(n), guard) } : {}),
+    decide: (input) => guard.run(() => policy.decide(input), input.task.task_id),
+  };
 }
 
 // The agent endpoint's key for the model-list check, as the policy sends it.

@@ -3,6 +3,8 @@
  * seed's lines on stdout; a progress bar (on a terminal), warnings and token use go to stderr.
  * @module
  */
+import { nodeStore } from '../files/node';
+import { runTries } from '../files/tries';
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { checkBeforeSpending } from './doctor';
@@ -157,13 +159,22 @@ export function register(program: Command): void {
           'exits 1 when some episodes were not judged (errors, or no verdict after 3 tries: nothing is written ' +
           'for them, so a rerun judges just those)',
       ),
-  ).action(async (run: string, flags: JudgeFlags) => {
-    const { options, meter, stop } = await judgePass(flags);
-    await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: [judgeDirOf(run)] });
-    const result = await runJudge({ run, ...options }).finally(stop);
-    process.stdout.write(`${formatJudgeSummary(result.summary)}\n`);
-    for (const line of formatSetupCounts('judge', result.bySetup, { noun: 'records', success: 'SUCCESS' })) process.stderr.write(`${line}\n`);
-    process.stderr.write(`${formatUsage(meter.summary())}\n`);
-    exitIfUnjudged(result.summary, result);
-  });
+  )
+    .option('--tries', 'judge every try of the run too (<run>/_tries/<n>/, each into its own judge dir <run>/_tries/<n>_judge/)', false)
+    .action(async (run: string, flags: JudgeFlags & { tries: boolean }) => {
+      const { options, meter, stop } = await judgePass(flags);
+      const dirs = flags.tries ? (await runTries(nodeStore(), run)).map((t) => t.dir) : [run];
+      await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: dirs.map(judgeDirOf) });
+      try {
+        for (const dir of dirs) {
+          const result = await runJudge({ run: dir, ...options });
+          process.stdout.write(`${dir === run ? '' : `${dir}: `}${formatJudgeSummary(result.summary)}\n`);
+          for (const line of formatSetupCounts('judge', result.bySetup, { noun: 'records', success: 'SUCCESS' })) process.stderr.write(`${line}\n`);
+          exitIfUnjudged(result.summary, result);
+        }
+      } finally {
+        stop();
+      }
+      process.stderr.write(`${formatUsage(meter.summary())}\n`);
+    });
 }

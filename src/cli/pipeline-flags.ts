@@ -44,6 +44,10 @@ export interface PipelineFlags {
   agentModel: string;
   agentApiKeyEnv?: string;
   thinking: boolean;
+  attempts: number;
+  pick: 'shortest' | 'first' | 'all';
+  agentTemperature?: number;
+  agentSeed?: number;
   serveQwen: boolean;
   gpus: number;
   vllm: string;
@@ -100,6 +104,10 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--agent-model <name>', 'the served agent model', DEFAULT_QWEN_MODEL)
     .option('--agent-api-key-env <name>', "the environment variable with the agent endpoint's key (default: none)")
     .option('--thinking', 'let the agent think before acting', false)
+    .option('--attempts <k>', 'tries per task, each its own episode (try n >= 2 in <dir>/run/_tries/<n>/); the summary and report show pass@k', integer(1), 1)
+    .addOption(new Option('--pick <which>', "which successful tries of a task become rows").choices(['shortest', 'first', 'all']).default('shortest'))
+    .option('--agent-temperature <t>', "the agent's sampling temperature (default 0, or 1 with --attempts above 1)", numberBetween(0, 2))
+    .option('--agent-seed <n>', "the agent's sampling seed of try 1 (try n: seed + n - 1)", integer(0))
     .option('--serve-qwen', 'start vLLM with the agent model for this run (and stop it at the end)', false)
     .option('--gpus <n>', '(--serve-qwen) GPUs, one model copy each', integer(1), 1)
     .option('--vllm <path>', '(--serve-qwen) the vllm executable', 'vllm')

@@ -13,6 +13,7 @@ import { proposePrinter } from './propose';
 import { reportPrinter } from './report';
 import { relabelPrinter } from './relabel';
 import { rowsPrinter } from './rows';
+import { formatPassAtK } from './format-pass-at-k';
 
 interface Printer {
   onEvent(event: PipelineEvent): void;
@@ -167,6 +168,7 @@ export function formatPipelineSummary(summary: PipelineResult): string {
   out.push(...setupLines(stages));
   const relabeled = relabelGain(stages);
   if (relabeled) out.push(relabeled);
+  if (stages.rows?.passAtK) out.push(...formatPassAtK(stages.rows.passAtK));
   out.push(formatUsage(summary.usage));
   out.push('outputs:');
   const where: Array<[string, string]> = [

@@ -4,7 +4,7 @@
  * @module
  */
 import type { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { pyDumps } from '../core/py/dumps';
 import { DEFAULT_BUDGET, runRows, type LabelsReport, type RowsEvent } from '../rows';
 import { integer, numberBetween, progressOption } from './flags';
@@ -20,6 +20,7 @@ interface RowsFlags {
   originalsFirst?: boolean;
   minPrecision?: number;
   scored?: string[];
+  pick: 'shortest' | 'first' | 'all';
 }
 
 /** Registers `taskgen rows`. */
@@ -42,6 +43,7 @@ export function register(program: Command): void {
       numberBetween(0, 1),
     )
     .option('--scored <runs...>', 'runs whose verifier results score the judge (default: the run, and a pipeline work dir\'s human run)')
+    .addOption(new Option('--pick <which>', "which successful tries of a task become rows (a run with <run>/_tries/): the one with the fewest steps, the first, or all").choices(['shortest', 'first', 'all']).default('shortest'))
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter({ progress: flags.progress });
       const { report, skipped } = await runRows({
@@ -51,6 +53,7 @@ export function register(program: Command): void {
         budget: flags.budget,
         ...(flags.relabel === false ? { relabel: false } : {}),
         originalsFirst: flags.originalsFirst,
+        pick: flags.pick,
         ...(flags.minPrecision !== undefined ? { minPrecision: flags.minPrecision } : {}),
         ...(flags.scored ? { scored: flags.scored } : {}),
         onEvent: printer.onEvent,

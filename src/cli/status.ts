@@ -11,9 +11,10 @@ export function register(program: Command): void {
     .argument('<run>', 'the run dir')
     .option('--shards <n>', 'the shard count (default: the one in the running claims, else 1)', integer(1))
     .option('--episode-timeout <s>', 'the episode time limit the run uses: a claim silent this long is stale', integer(1), 300)
+    .option('--attempts <k>', 'tries per task (default: the try dirs on disk, <run>/_tries/<n>/)', integer(1))
     .option('--json', 'print the status as JSON', false)
-    .action(async (run: string, flags: { shards?: number; episodeTimeout: number; json: boolean }) => {
-      const status = await runStatus({ run, ...(flags.shards ? { shardCount: flags.shards } : {}), staleMs: flags.episodeTimeout * 1000 });
+    .action(async (run: string, flags: { shards?: number; attempts?: number; episodeTimeout: number; json: boolean }) => {
+      const status = await runStatus({ run, ...(flags.shards ? { shardCount: flags.shards } : {}), ...(flags.attempts ? { attempts: flags.attempts } : {}), staleMs: flags.episodeTimeout * 1000 });
       process.stdout.write(`${flags.json ? JSON.stringify(status) : formatRunStatus(status)}\n`);
     });
 }

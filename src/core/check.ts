@@ -41,7 +41,9 @@ const judging = { run: pathText, llm: model, model: z.string().min(1).optional()
 const attempting = {
   policy, out: pathText, source: z.looseObject({ baseUrl: z.string().min(1) }), concurrency: positiveInt.optional(), maxSteps: positiveInt.optional(),
   episodeTimeoutMs: positiveMs.optional(), actionTimeoutMs: positiveMs.optional(), retries: countInt.optional(), stopAfterFailures: countInt.optional(),
+  attempts: z.number().int().min(1).optional(),
 };
+const pick = z.enum(['shortest', 'first', 'all']);
 
 /**
  * The checked part of each public entry's options (the rest, such as callbacks of a user's own type, is the
@@ -55,13 +57,14 @@ export const ENTRY_SCHEMAS = {
   runJudge: z.looseObject({ ...common, ...judging }),
   runValidate: z.looseObject({ ...common, ...judging }),
   judgeEpisode: z.looseObject({ episode: pathText, instruction: z.string(), judgeDir: pathText, llm: model, model: z.string().min(1).optional(), tries: positiveInt.optional(), store: store.optional() }),
-  runRows: z.looseObject({ ...common, run: pathText, out: pathText, tasks: z.union([pathText, z.array(z.looseObject({ task_id: z.string().min(1), site: z.string() }))]), budget: countInt.optional(), workers: positiveInt.optional() }),
+  runRows: z.looseObject({ ...common, run: pathText, out: pathText, tasks: z.union([pathText, z.array(z.looseObject({ task_id: z.string().min(1), site: z.string() }))]), budget: countInt.optional(), workers: positiveInt.optional(), pick: pick.optional() }),
   runPipeline: z.looseObject({
     ...common, dir: pathText, source: z.looseObject({}), sites: z.array(z.string()).optional(), proposer: model.optional(), agent: model.optional(), policy: policy.optional(),
     humanTasks: z.union([pathText, z.array(TaskSchema)]).optional(), humanPerSite: countInt.optional(), perSite: countInt.optional(), batch: positiveInt.optional(),
     seed: z.number().int().optional(), proposeWorkers: positiveInt.optional(), concurrency: positiveInt.optional(), maxSteps: positiveInt.optional(),
     episodeTimeoutMs: positiveMs.optional(), actionTimeoutMs: positiveMs.optional(), stopAfterFailures: countInt.optional(), judgeWorkers: positiveInt.optional(),
-    budget: countInt.optional(),
+    budget: countInt.optional(), attempts: z.number().int().min(1).optional(), pick: pick.optional(),
+    agentTemperature: z.number().min(0).optional(), agentSeed: z.number().int().optional(),
   }),
   runExport: z.looseObject({ ...common, run: pathText, out: pathText, rows: pathText.optional(), validate: pathText.optional(), humanRun: pathText.optional(), rowGroupRows: positiveInt.optional(), overwrite: z.boolean().optional() }),
   runReport: z.looseObject({ ...common, run: pathText, out: pathText.optional(), judgeDir: pathText.optional(), rows: pathText.optional(), workers: positiveInt.optional() }),

@@ -25,13 +25,20 @@ export function assertShard(shard: Shard): void {
 }
 
 /**
- * The tasks of `shard`, in file order: `tasks[index::count]`. Without a shard, all of them (a copy).
+ * The tasks of `shard`, in file order: `tasks[index::count]`. Without a shard, all of them (a copy). With `tries`
+ * (`{n, of}`: try `n` of `of` per task), the shard splits the tries, not only the tasks: try `n` of the task at
+ * position `i` is unit `i * of + n - 1` of the run, and the shard takes the tasks whose try `n` is its unit
+ * (`units[index::count]`), so `of` tries of few tasks still spread over every shard. One try per task is the plain split.
  * @example shardTasks(['a', 'b', 'c', 'd', 'e'], { index: 1, count: 2 }) // ['b', 'd']
+ * @example shardTasks(['a', 'b'], { index: 1, count: 2 }, { n: 2, of: 2 }) // ['a', 'b'] (units a1 a2 b1 b2: a2, b2)
  */
-export function shardTasks<T>(tasks: readonly T[], shard?: Shard): T[] {
+export function shardTasks<T>(tasks: readonly T[], shard?: Shard, tries?: { readonly n: number; readonly of: number }): T[] {
   if (!shard) return [...tasks];
   assertShard(shard);
-  return tasks.filter((_, i) => inShard(i, shard));
+  const of = tries?.of ?? 1;
+  const n = tries?.n ?? 1;
+  if (!Number.isInteger(of) || of < 1 || !Number.isInteger(n) || n < 1 || n > of) throw new ShardError(`tries: try ${n} of ${of}: expected 1 <= n <= of`);
+  return tasks.filter((_, i) => inShard(i * of + n - 1, shard));
 }
 
 /** Whether the task at file position `position` belongs to `shard` (every position does without a shard). */

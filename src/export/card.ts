@@ -5,6 +5,7 @@
  * its license (or that none was set), its limitations, and in plain words when sandbox stand-ins made it.
  * @module
  */
+import type { PassAtKCurve, PassAtKReport } from '../validate/pass-at-k';
 import { stringify } from 'yaml';
 import type { Provenance } from '../rows/provenance';
 import { LIBRARY } from '../rows/provenance';
@@ -41,6 +42,8 @@ export interface CardInput {
   readonly labels?: LabelsReport | null;
   /** The dataset's license id (`cc-by-4.0`); absent: the card says none was set. */
   readonly license?: string;
+  /** pass@k of a run with several tries per task (config `rollouts`); absent for a run of one try. */
+  readonly passAtK?: PassAtKReport;
 }
 
 /** The sandbox's stand-ins name themselves `stand-in-<role>` (`stand-in-proposer`, `stand-in-oracle`, `stand-in-judge`). */
@@ -104,6 +107,7 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
     judgeSection(input.validate),
     '',
+    ...passAtKSection(input.passAtK),
     '## Limitations',
     '',
     limitations(input),
@@ -119,6 +123,29 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
     '',
   ].join('\n');
   return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };
+}
+
+// pass@k per site and overall, for a run of several tries per task: the figures behind config `rollouts`.
+function passAtKSection(report: PassAtKReport | undefined): string[] {
+  if (!report || report.overall.tasks === 0) return [];
+  const ks = report.overall.points.map((p) => p.k);
+  const f = (v: number) => v.toFixed(3);
+  const row = (site: string, c: PassAtKCurve) =>
+    `| ${site} | ${c.tasks} | ${ks.map((k) => { const p = c.points.find((q) => q.k === k); return p ? `${f(p.estimate)} [${f(p.low)}, ${f(p.high)}]` : ''; }).join(' | ')} | ${c.sometimes} (${Math.round(c.sometimesShare * 100)}%) |`;
+  return [
+    '## Several tries per task: pass@k',
+    '',
+    `Each task was tried up to ${report.attempts} times; config \`rollouts\` has one row per try, grouped by task (\`group\`), ` +
+      'with its reward (1 or 0; by the task verifier where there is one, else by the judge: `reward_source`). pass@k is the ' +
+      `unbiased estimator of Chen et al. (2021), averaged over tasks; intervals: ${report.interval}. "Sometimes": tasks solved ` +
+      'by some tries and not others, the groups whose rewards differ (the learning signal of GRPO-style training).',
+    '',
+    `| site | tasks | ${ks.map((k) => `pass@${k}`).join(' | ')} | sometimes |`,
+    `|---|---|${ks.map(() => '---').join('|')}|---|`,
+    row('all', report.overall),
+    ...report.bySite.map((s) => row(s.site, s.curve)),
+    '',
+  ];
 }
 
 // A plain sentence when stand-ins proposed, acted or judged: the data shows the format, not what a model does.

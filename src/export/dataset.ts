@@ -1,6 +1,7 @@
 /**
  * `runExport`: a run as a folder that `datasets.load_dataset(DIR)` and the Hugging Face Hub read as is:
- * configs `steps` and `episodes` (and `tasks`, when the tasks have written verifiers) as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
+ * configs `steps` and `episodes` (and `tasks`, when the tasks have written verifiers; `rollouts`, one row per try, when
+ * the run has several tries per task) as Parquet shards under `data/<config>/`, and a `README.md` dataset card.
  * Everything is checked before anything is written; the folder is built under a temp name and renamed at the end,
  * so an export either is whole or is not there.
  * @module
@@ -21,6 +22,8 @@ import { EPISODE_FEATURES, STEP_FEATURES, TASK_FEATURES } from './features';
 import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
 import { checkEntry } from '../core/check';
+import { groupCuts, planRollouts, rolloutRow, ROLLOUT_FEATURES } from './rollouts';
+import { readPassAtK } from '../validate/pass-at-k';
 
 // A license id as the Hub's card metadata takes it (SPDX-like: `cc-by-4.0`, `apache-2.0`, `other`).
 const LICENSE_ID = /^[A-Za-z0-9][A-Za-z0-9.+-]{0,63}$/;
@@ -114,7 +117,9 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   ];
   const episodes = all.filter((e) => where(e.provenance));
   const human = sources.human ? (await planEpisodes(store, { run: sources.human, judgeDir: judgeDirOf(sources.human) }, recipe)).filter((e) => where(e.provenance)) : [];
-  const steps = await planSteps(store, sources.rows, new Map(all.map((e) => [e.provenance.task_id, e])), where);
+  const rollouts = await planRollouts(store, sources.run, recipe);
+  const byKey = new Map([...all.map((e) => [e.provenance.task_id, e] as const), ...rollouts.filter((r) => r.n > 1).map((r) => [`${r.planned.provenance.task_id}#${r.n}`, { ...r.planned, provenance: { ...r.planned.provenance, try: r.n } }] as const)]);
+  const steps = await planSteps(store, sources.rows, byKey, where);
   const stepCount = steps.reduce((n, s) => n + s.rows, 0);
   options.onEvent?.({ type: 'planned', episodes: episodes.length + human.length, steps: stepCount, stepEpisodes: steps.length });
   const [rowsReport, validate, labels] = await Promise.all([
@@ -159,6 +164,17 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       for (const row of rows) writer.add(row);
       configs.push({ name: 'tasks', features: TASK_FEATURES, splits: [{ name: 'train', rows: rows.length, files: writer.finish() }] });
     }
+    if (rollouts.length) {
+      // Shards end between groups: every try of a task in one file.
+      const writer = new ShardWriter(lib, { ...common, config: 'rollouts', split: 'train', features: ROLLOUT_FEATURES, rows: rollouts.length, shardRows: episodeShards, cuts: groupCuts(rollouts, episodeShards) });
+      await fs.mkdir(path.join(tmp, 'data', 'rollouts'), { recursive: true });
+      const progress = emit('rollouts', 'train', rollouts.length);
+      for (const [i, r] of rollouts.entries()) {
+        writer.add(await rolloutRow(store, r));
+        progress(i + 1);
+      }
+      configs.push({ name: 'rollouts', features: ROLLOUT_FEATURES, splits: [{ name: 'train', rows: rollouts.length, files: writer.finish() }] });
+    }
 
     const card = datasetCard({
       runId: recipe.runId!,
@@ -168,6 +184,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       rowsReport,
       validate,
       labels,
+      ...(rollouts.length ? { passAtK: await readPassAtK({ run: sources.run, store }) } : {}),
       ...(options.license ? { license: options.license } : {}),
     });
     await fs.writeFile(path.join(tmp, 'README.md'), card.text);

@@ -31,7 +31,7 @@ const bool: Feature = { kind: 'value', dtype: 'bool' };
 const image: Feature = { kind: 'image' };
 const list = (of: Feature): Feature => ({ kind: 'list', of });
 
-const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
+const PROVENANCE_TYPES: Record<Exclude<keyof Provenance, 'try'>, Feature> = {
   run_id: string,
   task_id: string,
   episode_id: string,
@@ -51,7 +51,9 @@ const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
   judge_setup: string,
   label_source: string,
 };
-const provenanceFeatures: Features = PROVENANCE_FIELDS.map((name) => [name, PROVENANCE_TYPES[name]] as const);
+// The try is a column of the `rollouts` config (one row per try); `steps` and `episodes` keep their columns
+// (their `episode_id` already tells two tries of one task apart).
+const provenanceFeatures: Features = PROVENANCE_FIELDS.filter((name) => name !== 'try').map((name) => [name, PROVENANCE_TYPES[name as keyof typeof PROVENANCE_TYPES]] as const);
 
 /** Config `steps`: one training step in chat form (ms-swift / LLaMA-Factory), its screenshot, its provenance. */
 export const STEP_FEATURES: Features = [

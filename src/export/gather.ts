@@ -12,6 +12,7 @@ import { refuseLinkedFiles, type EpisodeReads } from '../files/links';
 import { parseJsonl, readJsonFileIfExists, readJsonl } from '../core/io';
 import { isPlainName } from '../core/names';
 import { readRunLabels } from '../rows/labels';
+import { RUN_DIRS } from '../files/layout';
 import { readEpisodeProvenance, provenanceFileOf, ProvenanceSchema, type Provenance, type Recipe } from '../rows/provenance';
 import { pyDumps } from '../core/py/dumps';
 import { pyTruthy } from '../core/py/repr';
@@ -95,7 +96,8 @@ export async function planEpisodes(
 /**
  * The rows dir's selection: its episodes in `<rows>_provenance.jsonl` order (else name order), each checked
  * against the run: a judged success, copied from the episode the run holds now, every line whole, every image on
- * disk.
+ * disk. `episodes` holds the run's episodes by task id, and those of its tries past the first by `<task_id>#<n>`
+ * (a line of the provenance names its try); a rows dir of every try holds try n's rows in `_tries/<n>/<task_id>/`.
  */
 export async function planSteps(
   store: FileStore,
@@ -109,9 +111,11 @@ export async function planSteps(
   }
   const out: PlannedSteps[] = [];
   const recorded = await rowsProvenance(store, rowsDir);
-  for (const taskId of await selectedIds(store, rowsDir, recorded)) {
-    const dir = path.posix.join(rowsDir, taskId);
-    const planned = episodes.get(taskId);
+  for (const key of await selectedIds(store, rowsDir, recorded)) {
+    const dir = path.posix.join(rowsDir, key);
+    const line = recorded.get(key);
+    const taskId = line?.task_id ?? key;
+    const planned = episodes.get(line?.try ? `${taskId}#${line.try}` : taskId);
     if (!planned) throw new InputError({ file: dir }, `episode ${taskId}: its rows were selected but the run has no such episode`);
     if (!where(planned.provenance)) continue;
     if (planned.provenance.verdict !== true) {
@@ -122,7 +126,7 @@ export async function planSteps(
     for (const name of ['rows.jsonl', 'episode.json']) {
       if (links.has(name)) throw new InputError({ file: path.posix.join(dir, name) }, `episode ${taskId}: ${SYMBOLIC_LINK_PROBLEM}`);
     }
-    await checkCopy(store, planned, dir, recorded.get(taskId));
+    await checkCopy(store, planned, dir, line);
     const rows = await readStepRows(store, dir, taskId);
     for (const [i, row] of rows.entries()) {
       for (const image of row.images) {
@@ -133,7 +137,7 @@ export async function planSteps(
         }
       }
     }
-    out.push({ taskId, dir, rows: rows.length, provenance: planned.provenance });
+    out.push({ taskId: key, dir, rows: rows.length, provenance: planned.provenance });
   }
   return out;
 }
@@ -160,7 +164,8 @@ export async function readEvidence(store: FileStore, dir: string): Promise<{ req
   return { requests, changes, actions };
 }
 
-// The rows step's provenance lines by task id, in selection order; empty for a rows dir made without them.
+// The rows step's provenance lines by their dir under the rows dir (the task id, or `_tries/<n>/<task_id>` for a try
+// of a selection of every try), in selection order; empty for a rows dir made without them.
 async function rowsProvenance(store: FileStore, rowsDir: string): Promise<Map<string, Provenance>> {
   const file = provenanceFileOf(rowsDir);
   const lines = await readJsonl(store, file, ProvenanceSchema, {
@@ -169,7 +174,11 @@ async function rowsProvenance(store: FileStore, rowsDir: string): Promise<Map<st
       throw new InputError({ file, line: issue.line }, issue.problem);
     },
   });
-  return new Map(lines.map((l) => [l.task_id, l]));
+  const keyed = await Promise.all(lines.map(async (l) => {
+    const nested = l.try ? path.posix.join(RUN_DIRS.tries, String(l.try), l.task_id) : null;
+    return [nested && (await store.exists(path.posix.join(rowsDir, nested))) ? nested : l.task_id, l] as const;
+  }));
+  return new Map(keyed);
 }
 
 // The rows were copied from the episode the run holds now: the rows step recorded that episode's id, and the
@@ -190,9 +199,16 @@ async function checkCopy(store: FileStore, planned: PlannedEpisode, dir: string,
 async function selectedIds(store: FileStore, rowsDir: string, recorded: ReadonlyMap<string, Provenance>): Promise<string[]> {
   const file = provenanceFileOf(rowsDir);
   const lines = [...recorded.values()];
-  const listed = (await store.list(rowsDir)).filter((e) => e.isDirectory && isPlainName(e.name)).map((e) => e.name);
+  const entries = await store.list(rowsDir);
+  const listed = entries.filter((e) => e.isDirectory && isPlainName(e.name) && e.name !== RUN_DIRS.tries).map((e) => e.name);
+  // A selection of every try: try n's rows under `_tries/<n>/`.
+  if (entries.some((e) => e.isDirectory && e.name === RUN_DIRS.tries)) {
+    for (const n of await store.list(path.posix.join(rowsDir, RUN_DIRS.tries))) {
+      for (const e of await store.list(path.posix.join(rowsDir, RUN_DIRS.tries, n.name))) if (e.isDirectory) listed.push(path.posix.join(RUN_DIRS.tries, n.name, e.name));
+    }
+  }
   if (lines.length === 0) return listed;
-  const order = lines.map((l) => l.task_id);
+  const order = [...recorded.keys()];
   const missing = listed.filter((id) => !order.includes(id));
   if (missing.length) throw new InputError({ file }, `episode ${missing[0]}: in the rows dir but not in its provenance file`);
   const gone = order.filter((id) => !listed.includes(id));

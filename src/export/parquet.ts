@@ -33,6 +33,8 @@ export interface ShardPlan {
   readonly rows: number;
   /** Rows per shard. */
   readonly shardRows: number;
+  /** The rows of each shard, in order, where shards must end at given rows (groups kept whole); then `shardRows` is not used. */
+  readonly cuts?: readonly number[];
   /** Rows per row group. */
   readonly rowGroupRows: number;
   /** `created_by` of the files. */
@@ -59,7 +61,7 @@ export class ShardWriter {
     private readonly lib: HyparquetWriter,
     private readonly plan: ShardPlan,
   ) {
-    this.count = Math.max(1, Math.ceil(plan.rows / Math.max(1, plan.shardRows)));
+    this.count = plan.cuts?.length || Math.max(1, Math.ceil(plan.rows / Math.max(1, plan.shardRows)));
     if (plan.rows === 0) this.open(); // an empty split is still one valid file
   }
 
@@ -69,8 +71,9 @@ export class ShardWriter {
     if (!this.writer) this.open();
     this.pending.push(row);
     this.inShard++;
-    if (this.pending.length >= this.plan.rowGroupRows || this.inShard >= this.plan.shardRows) this.flush();
-    if (this.inShard >= this.plan.shardRows) this.closeShard();
+    const full = this.inShard >= (this.plan.cuts?.[this.files.length - 1] ?? this.plan.shardRows);
+    if (this.pending.length >= this.plan.rowGroupRows || full) this.flush();
+    if (full) this.closeShard();
   }
 
   /** Writes what is left and closes the last shard; checks that every planned row came. */

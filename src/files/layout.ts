@@ -23,6 +23,8 @@
  * <run>/_tries/<n>/                  try n (2..k) of the run's tasks, laid out as a run dir of its own (tasks.jsonl,
  *                                    <task_id>/, results.jsonl...); try 1 is the run dir itself, so a run of one try
  *                                    is what it always was, and the seed's Python sees try 1 as the task's episode
+ *                                    (it reads only dirs named by task ids, so it ignores `_tries`); `runTries` and
+ *                                    `nextFreeTry` (`files/tries.ts`) list a run's tries (docs/tries.md)
  * <run>/_tries/<n>_judge/            the judge's records of try n (judgeDirOf of the try's run dir)
  * ```
  * @module

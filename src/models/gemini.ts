@@ -101,6 +101,7 @@ function generationConfig(call: CompleteOptions): GenerateContentConfig {
   return {
     ...(call.system !== undefined ? { systemInstruction: call.system } : {}),
     ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+    ...(call.seed !== undefined ? { seed: call.seed } : {}),
     ...(call.maxTokens !== undefined ? { maxOutputTokens: call.maxTokens } : {}),
     ...(json ? { responseMimeType: 'application/json' } : {}),
     ...(call.jsonSchema !== undefined ? { responseJsonSchema: call.jsonSchema } : {}),

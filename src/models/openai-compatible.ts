@@ -173,6 +173,7 @@ async function requestBody(
     messages,
     ...(call.maxTokens !== undefined ? { max_tokens: call.maxTokens } : {}),
     ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+    ...(call.seed !== undefined ? { seed: call.seed } : {}),
     ...(responseFormat ? { response_format: responseFormat } : {}),
   };
 }

@@ -26,6 +26,8 @@ export interface CompleteOptions {
   readonly maxTokens?: number;
   /** Sampling temperature. */
   readonly temperature?: number;
+  /** The sampling seed, where the server takes one (OpenAI-compatible `seed`, Gemini `seed`): repeatable samples. */
+  readonly seed?: number;
   /** Images, in order, after the prompt text. */
   readonly images?: readonly ImageInput[];
   /** Cancels the call. */

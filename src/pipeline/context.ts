@@ -68,7 +68,15 @@ export async function measured<T extends object>(ctx: StageContext, labels: read
 export function policyFor(ctx: StageContext, label: string): Policy {
   const { policy, agent } = ctx.config;
   if (policy) return meteredPolicy(policy, ctx.meter, label);
-  return qwenPolicy({ llm: withUsage(agent!, ctx.meter, { step: label }), thinking: ctx.config.agentThinking === true });
+  const { agentTemperature, agentSeed, attempts = 1 } = ctx.config;
+  // Several tries of a greedy agent would all be the same episode: they sample unless told otherwise.
+  const temperature = agentTemperature ?? (attempts > 1 ? 1 : undefined);
+  return qwenPolicy({
+    llm: withUsage(agent!, ctx.meter, { step: label }),
+    thinking: ctx.config.agentThinking === true,
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(agentSeed !== undefined ? { seed: agentSeed } : {}),
+  });
 }
 
 /** The judge for a run, its calls counted under `label`. */
@@ -84,6 +92,8 @@ function meteredPolicy(policy: Policy, meter: UsageMeter, step: string): Policy 
     name: policy.name,
     ...(policy.model !== undefined ? { model: policy.model } : {}),
     ...(policy.endpoint !== undefined ? { endpoint: policy.endpoint } : {}),
+    ...(policy.sampling !== undefined ? { sampling: policy.sampling } : {}),
+    ...(policy.forTry ? { forTry: (n: number) => meteredPolicy(policy.forTry!(n), meter, step) } : {}),
     async decide(input) {
       const decision = await policy.decide(input);
       if (decision.usage) meter.record({ step, provider: 'policy', model: policy.model ?? policy.name, usage: decision.usage });

@@ -29,6 +29,9 @@ import type {
   VerifiersStageSummary,
 } from './types';
 import { runWriteVerifiers } from '../verifiers/run';
+import { runTries } from '../files/tries';
+import type { SetupCount } from '../files/setup-counts';
+import { readPassAtK } from '../validate/pass-at-k';
 import { readWrittenVerifiers } from '../verifiers/file';
 
 /** `propose`: tasks for every training site not yet in `<dir>/tasks.jsonl`. */
@@ -78,20 +81,24 @@ export async function attemptStage(ctx: StageContext): Promise<AttemptStageSumma
   return measured(ctx, [USAGE_STEPS.attempt], async () => attemptRun(ctx, 'attempt', await readTasks(ctx, 'attempt'), ctx.layout.run));
 }
 
-/** `judge`: every episode of `<dir>/run/` into `<dir>/run_judge/`. */
+/** `judge`: every episode of `<dir>/run/` into `<dir>/run_judge/`, and of each further try into its own judge dir. */
 export async function judgeStage(ctx: StageContext): Promise<JudgeStageSummary> {
   return measured(ctx, [USAGE_STEPS.judge], async () => {
-    const counter = judgedCounter(ctx, 'judge');
-    const result = await runJudge({
-      run: ctx.layout.run,
-      llm: judgeFor(ctx, ctx.layout.run, 'judge', USAGE_STEPS.judge),
-      workers: ctx.config.judgeWorkers,
-      store: ctx.store,
-      onEvent: counter.onEvent,
-      ...shardOf(ctx),
-      ...mixOf(ctx),
-    });
-    return judgeFigures(ctx, 'judge', result, counter.judged());
+    const figures = [];
+    for (const dir of await triesOf(ctx, ctx.layout.run)) {
+      const counter = judgedCounter(ctx, 'judge');
+      const result = await runJudge({
+        run: dir,
+        llm: judgeFor(ctx, dir, 'judge', USAGE_STEPS.judge),
+        workers: ctx.config.judgeWorkers,
+        store: ctx.store,
+        onEvent: counter.onEvent,
+        ...shardOf(ctx),
+        ...mixOf(ctx),
+      });
+      figures.push(judgeFigures(ctx, 'judge', result, counter.judged()));
+    }
+    return sumJudgeFigures(figures);
   });
 }
 
@@ -127,23 +134,29 @@ export async function validateStage(ctx: StageContext): Promise<ValidateStageSum
     const { layout, plan } = ctx;
     const attempted = await measured(ctx, [validateAttempt], () => attemptRun(ctx, 'validate', plan.humanTasks, layout.human));
     ctx.config.signal?.throwIfAborted();
-    const counter = judgedCounter(ctx, 'validate');
-    const scored = await measured(ctx, [validateJudge], () =>
-      runValidate({
-        run: layout.human,
-        llm: judgeFor(ctx, layout.human, 'validate', validateJudge),
-        workers: ctx.config.judgeWorkers,
-        store: ctx.store,
-        onEvent: counter.onEvent,
-        ...shardOf(ctx),
-        ...mixOf(ctx),
-      }),
-    );
+    // Every try judged and scored in its own judge dir; the summary's score is try 1's (`<dir>/human_judge/`).
+    const tries = [];
+    for (const dir of await triesOf(ctx, layout.human)) {
+      const counter = judgedCounter(ctx, 'validate');
+      const scored = await measured(ctx, [validateJudge], () =>
+        runValidate({
+          run: dir,
+          llm: judgeFor(ctx, dir, 'validate', validateJudge),
+          workers: ctx.config.judgeWorkers,
+          store: ctx.store,
+          onEvent: counter.onEvent,
+          ...shardOf(ctx),
+          ...mixOf(ctx),
+        }),
+      );
+      tries.push({ scored, figures: judgeFigures(ctx, 'validate', scored.judged, counter.judged()) });
+    }
+    const scored = tries[0]!.scored;
     const report = scored.report;
     return {
       humanTasks: plan.humanTasks.length,
       attempt: attempted,
-      judge: { ...judgeFigures(ctx, 'validate', scored.judged, counter.judged()), ms: scored.ms, usage: scored.usage },
+      judge: { ...sumJudgeFigures(tries.map((t) => t.figures)), ms: scored.ms, usage: scored.usage },
       score: report?.overall ?? null,
       byKind: report?.by_kind ?? null,
       file: report ? layout.validate : null,
@@ -161,13 +174,15 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       out: layout.rows,
       tasks: layout.tasks,
       budget: ctx.config.budget ?? DEFAULT_BUDGET,
+      ...(ctx.config.pick ? { pick: ctx.config.pick } : {}),
       stale: 'remove', // the pipeline's own rows dir: earlier selections are removed
       store,
       // provenance: the run is named after the work dir, as `taskgen export` names it
       recipe: { runId: path.posix.basename(path.resolve(layout.dir)), proposerModel: ctx.config.proposer?.modelId ?? null },
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
-    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows } };
+    const passAtK = (await triesOf(ctx, layout.run)).length > 1 ? await readPassAtK({ run: layout.run, store }) : null;
+    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows }, passAtK };
   });
 }
 
@@ -177,19 +192,24 @@ export async function relabelStage(ctx: StageContext): Promise<RelabelStageSumma
     const { config, layout } = ctx;
     await readTasks(ctx, 'relabel'); // a clear error when there is no tasks file
     const judge = config.relabelJudge ?? (config.judge as LanguageModel);
-    const result = await runRelabel({
-      run: layout.run,
-      llm: withUsage(config.relabeler!, ctx.meter, { step: USAGE_STEPS.relabel }),
-      judge: withUsage(judge, ctx.meter, { step: USAGE_STEPS.relabelJudge }),
-      k: config.relabelK,
-      source: config.source,
-      store: ctx.store,
-      onEvent: (event) => ctx.emit({ type: 'relabel', event }),
-      ...shardOf(ctx),
-      ...mixOf(ctx),
-    });
-    if (result.errors.length) ctx.incomplete.push(`relabel: ${result.errors.length} episodes not relabeled; a rerun relabels them${firstCause(result.failures, `${result.errors[0]!.taskId}: ${result.errors[0]!.error}`)}`);
-    return { summary: result.summary };
+    // Every try relabeled into its own relabel dir (`<try>_relabel`); the summary is try 1's.
+    const results = [];
+    for (const dir of await triesOf(ctx, layout.run)) {
+      const result = await runRelabel({
+        run: dir,
+        llm: withUsage(config.relabeler!, ctx.meter, { step: USAGE_STEPS.relabel }),
+        judge: withUsage(judge, ctx.meter, { step: USAGE_STEPS.relabelJudge }),
+        k: config.relabelK,
+        source: config.source,
+        store: ctx.store,
+        onEvent: (event) => ctx.emit({ type: 'relabel', event }),
+        ...shardOf(ctx),
+        ...mixOf(ctx),
+      });
+      if (result.errors.length) ctx.incomplete.push(`relabel${dir === layout.run ? '' : ` (${dir})`}: ${result.errors.length} episodes not relabeled; a rerun relabels them${firstCause(result.failures, `${result.errors[0]!.taskId}: ${result.errors[0]!.error}`)}`);
+      results.push(result);
+    }
+    return { summary: results[0]!.summary };
   });
 }
 
@@ -245,6 +265,7 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     episodeTimeoutMs: config.episodeTimeoutMs,
     actionTimeoutMs: config.actionTimeoutMs,
     stopAfterFailures: config.stopAfterFailures,
+    ...(config.attempts !== undefined ? { attempts: config.attempts } : {}),
     browser: ctx.host,
     store: ctx.store,
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
@@ -269,6 +290,37 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     verified: total ? { total, passed, rate: passed / total } : null,
     bySetup: summary.finished.bySetup,
   };
+}
+
+// The run dirs of a run's tries (`files/layout.ts`): the run dir, then `<run>/_tries/<n>/` of each try on disk.
+async function triesOf(ctx: StageContext, run: string): Promise<string[]> {
+  const found = await runTries(ctx.store, run);
+  return found.length ? found.map((t) => t.dir) : [run];
+}
+
+// The judge figures of several tries as one: counts added, the rate of the sums, causes in try order.
+function sumJudgeFigures(figures: ReadonlyArray<Omit<JudgeStageSummary, 'ms' | 'usage'>>): Omit<JudgeStageSummary, 'ms' | 'usage'> {
+  if (figures.length === 1) return figures[0]!;
+  const sum = (f: (x: Omit<JudgeStageSummary, 'ms' | 'usage'>) => number) => figures.reduce((n, x) => n + f(x), 0);
+  const episodes = sum((x) => x.episodes);
+  const success = sum((x) => x.success);
+  return {
+    ...figures[0]!,
+    episodes, success, rate: episodes ? Math.round((success / episodes) * 1e4) / 1e4 : 0,
+    judged: sum((x) => x.judged), noVerdict: sum((x) => x.noVerdict), errors: sum((x) => x.errors), callErrors: sum((x) => x.callErrors),
+    failures: figures.flatMap((x) => x.failures).slice(0, 5), noVerdictCauses: figures.flatMap((x) => x.noVerdictCauses).slice(0, SHOWN_CAUSES),
+    bySetup: mergeSetupCounts(figures.flatMap((x) => x.bySetup)),
+  };
+}
+
+// One judge set-up judges every try: its counts added, one line per set-up.
+function mergeSetupCounts(counts: readonly SetupCount[]): SetupCount[] {
+  const byDigest = new Map<string | null, SetupCount>();
+  for (const c of counts) {
+    const seen = byDigest.get(c.digest);
+    byDigest.set(c.digest, seen ? { ...seen, count: seen.count + c.count, success: seen.success + c.success } : c);
+  }
+  return [...byDigest.values()];
 }
 
 function mixOf(ctx: StageContext): { mixSetup?: boolean } {

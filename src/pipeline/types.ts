@@ -3,6 +3,7 @@
  * reports and the summary it returns.
  * @module
  */
+import type { PassAtKReport } from '../validate/pass-at-k';
 import type { CallFailure } from '../models/failures';
 import type { AttemptEvent } from '../attempt/run';
 import type { BrowserHost, BrowserOptions } from '../browser/host';
@@ -67,6 +68,18 @@ export interface PipelineOptions {
    * tokens per reply instead of 512, as `qwenPolicy({ thinking: true })` does. Default false.
    */
   readonly agentThinking?: boolean;
+  /** The `agent`'s sampling temperature (`qwenPolicy`'s `temperature`). Default 0, or 1 with `attempts` above 1. */
+  readonly agentTemperature?: number;
+  /** The `agent`'s sampling seed of try 1; try n uses seed + n - 1 (`qwenPolicy`'s `seed`). Default none. */
+  readonly agentSeed?: number;
+  /**
+   * Tries per task of `attempt` (and of `validate`'s human tasks): each its own episode, try n in `<dir>/run/_tries/<n>/`;
+   * `judge`, `validate` and `relabel` then run on every try, `rows` picks among them (`pick`), the report shows
+   * pass@k. Default 1: the work dir is what it always was.
+   */
+  readonly attempts?: number;
+  /** Which successful tries of a task become rows (`runRows`'s `pick`). Default `shortest`. */
+  readonly pick?: 'shortest' | 'first' | 'all';
   /**
    * Any policy instead of `agent`. The tokens it reports are counted under provider `policy` (priced only if
    * the meter's price table names its model).
@@ -306,6 +319,8 @@ export interface RowsStageSummary extends StageFigures {
   readonly picked: readonly string[];
   /** Episode dirs of earlier selections removed from the rows dir (it holds exactly the selection). */
   readonly pruned: number;
+  /** pass@k of the run's tries (`readPassAtK`); `null` for a run of one try. */
+  readonly passAtK: PassAtKReport | null;
 }
 
 /** `report`: the HTML reports. */

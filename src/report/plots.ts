@@ -11,6 +11,8 @@ import { stackedBars, type BarRow } from './svg/bars';
 import { binIntegers, histogram } from './svg/histogram';
 import { confusionSquare } from './svg/matrix';
 import { COLORS, count, figure, type Series } from './svg/svg';
+import { curvePlot, type CurveSeries } from './svg/curve';
+import type { PassAtKCurve, PassAtKReport } from '../validate/pass-at-k';
 import type { ReportEpisodeSummary, ReportPageModel, ReportScores, ReportUsageLine } from './types';
 
 /** The verdict series of the outcome bars, in drawing order. */
@@ -95,6 +97,30 @@ function usageFigure(lines: readonly ReportUsageLine[], source: string): string 
   });
 }
 
+// pass@k against k, all tasks and each site, with the numbers in a table below (the estimate's interval named).
+function passAtKFigure(report: PassAtKReport | null): string {
+  if (!report || report.overall.tasks === 0) return '';
+  const curve = (label: string, c: PassAtKCurve, highlight = false): CurveSeries => ({
+    label, highlight, points: c.points.map((p) => ({ x: p.k, value: p.estimate, low: p.low, high: p.high, n: p.tasks })),
+  });
+  const rows = [{ site: 'all tasks', curve: report.overall }, ...report.bySite];
+  const ks = report.overall.points.map((p) => p.k);
+  const f = (v: number) => v.toFixed(3);
+  const table =
+    `<details class="numbers"><summary>The numbers</summary><table id="pass-at-k"><thead><tr><th>site</th><th>tasks</th>${ks.map((k) => `<th>pass@${k}</th>`).join('')}<th>solved</th><th>sometimes</th></tr></thead><tbody>` +
+    rows.map(({ site, curve: c }) => `<tr><td>${escapeHtml(site)}</td><td>${c.tasks}</td>${ks.map((k) => {
+      const p = c.points.find((q) => q.k === k);
+      return `<td>${p ? `${f(p.estimate)} [${f(p.low)}, ${f(p.high)}]` : ''}</td>`;
+    }).join('')}<td>${c.solved}</td><td>${c.sometimes} (${Math.round(c.sometimesShare * 100)}%)</td></tr>`).join('') +
+    '</tbody></table></details>';
+  return figure({
+    id: 'fig-pass-at-k',
+    title: 'pass@k per site',
+    note: `The chance that at least one of k tries of a task succeeds (the unbiased estimator of Chen et al., 2021; success by the verifier where the task has one, else by the judge), over ${count(report.overall.tasks)} tasks with up to ${report.attempts} tries; whiskers: ${report.interval}. "Sometimes": tasks solved by some tries and not others.`,
+    body: curvePlot({ series: [...report.bySite.map((s) => curve(s.site, s.curve)), curve('all tasks', report.overall, true)], xTitle: 'k (tries)', yTitle: 'pass@k', counted: 'tasks' }) + table,
+  });
+}
+
 /** The report page's charts section. */
 export function renderRunPlots(model: ReportPageModel): string {
   const episodes = model.episodes;
@@ -107,6 +133,7 @@ export function renderRunPlots(model: ReportPageModel): string {
     stepsFigure(episodes),
     judgeFigure(model.scores),
     usageFigure(model.usage, model.usageSource),
+    passAtKFigure(model.passAtK ?? null),
     '</section>',
   ].join('\n');
 }

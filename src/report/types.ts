@@ -4,6 +4,7 @@
  * string already formatted for display, so the page only ever sets text, never markup.
  * @module
  */
+import type { PassAtKReport } from '../validate/pass-at-k';
 import type { JudgeScoreWithIntervals, RowsReport } from '../core/schemas';
 import type { LabelsReport } from '../rows/labels-format';
 
@@ -200,6 +201,8 @@ export interface ReportPageModel {
   readonly rowsPage: string | null;
   /** Episodes and verdicts per set-up, for a run of mixed set-ups; `[]` when each stage had one. */
   readonly setups: readonly ReportSetupLine[];
+  /** pass@k of the run's tries (`<run>/_tries/<n>/`); `null` for a run of one try. */
+  readonly passAtK?: PassAtKReport | null;
 }
 
 /** One set-up's share of a stage's outputs. */

@@ -6,6 +6,8 @@
  * @module
  */
 import path from 'node:path';
+import { runTries } from '../files/tries';
+import { readPassAtK } from '../validate/pass-at-k';
 import PQueue from 'p-queue';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
@@ -124,6 +126,8 @@ export async function runReport(options: ReportOptions): Promise<string> {
     usageSource: usage.source,
     rowsPage: rowsDir === null ? null : ROWS_PAGE,
     setups: await reportSetups(store, data, summaries.map((summary, i) => ({ summary, setups: setups[i]! }))),
+    // The run's tries past the first are read from their own run dirs; the episodes above are try 1's.
+    passAtK: (await runTries(store, run)).length > 1 ? await readPassAtK({ run, store }) : null,
   };
   const file = path.join(out, 'index.html');
   await store.writeAtomic(file, renderPage(model));

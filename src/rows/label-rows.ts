@@ -33,6 +33,11 @@ export interface LabelCandidatesInput {
   /** The precision target for judge-only rows, 0 to 1. */
   readonly minPrecision?: number;
   readonly onWarning?: (message: string) => void;
+  /**
+   * Where a candidate's episode is: its run dir (a try's, `<run>/_tries/<n>`, in a run of several tries) and task id.
+   * Default the run and the candidate's key.
+   */
+  readonly unitOf?: (key: string) => { readonly run: string; readonly id: string };
 }
 
 /** What {@link labelCandidates} decided. */
@@ -52,12 +57,15 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
   const { store, run, candidates } = input;
   const target = input.minPrecision;
   if (target !== undefined && !(target >= 0 && target <= 1)) throw new InputError({ file: 'options', field: 'minPrecision' }, `expected a precision between 0 and 1, got ${target}`);
-  const runLabels = await readRunLabels({ store, run, tasksFile: input.tasksFile, onWarning: input.onWarning });
+  const unitOf = input.unitOf ?? ((key: string) => ({ run, id: key }));
+  // Each try is a run dir of its own, with its own verifier results: a candidate is labelled from its try's.
+  const labelsOfRun = memo((dir: string) => readRunLabels({ store, run: dir, tasksFile: input.tasksFile, onWarning: input.onWarning }));
   const labels = new Map<string, EpisodeLabel>();
-  for (const taskId of candidates.keys()) {
-    const relabeled = input.relabel?.ids.has(taskId) ?? false;
-    const episodeId = relabeled ? null : await episodeIdOf(store, episodeDirOf(run, taskId));
-    labels.set(taskId, labelOf(runLabels, { taskId, episodeId, origin: relabeled ? 'relabel' : 'task' }));
+  for (const key of candidates.keys()) {
+    const relabeled = input.relabel?.ids.has(key) ?? false;
+    const unit = relabeled ? { run, id: key } : unitOf(key);
+    const episodeId = relabeled ? null : await episodeIdOf(store, episodeDirOf(unit.run, unit.id));
+    labels.set(key, labelOf(await labelsOfRun(unit.run), { taskId: unit.id, episodeId, origin: relabeled ? 'relabel' : 'task' }));
   }
   const leftOut = new Map<string, string>();
   const disagreements: LabelsReport['disagreements'] = [];
@@ -70,7 +78,8 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
 
   const scored = await scoredSets(store, run, input.scored);
   const judgeOnly = new Map([...candidates].filter(([id]) => labels.get(id)?.source === 'judge' && !leftOut.has(id)));
-  const runSets = await readRecordSets(store, run);
+  const setsOfRun = memo((dir: string) => readRecordSets(store, dir));
+  const runSets = await setsOfRun(run);
   const configs = measureConfigs(runSets, scored, judgeOnly);
   let judge: JudgeConfig | undefined;
   let why: string | null = null;
@@ -78,8 +87,9 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
     judge = chooseConfig(configs, target);
     if (!judge) why = shortOfTarget(configs, target);
     for (const [taskId] of judgeOnly) {
-      const set = judge && runSets.find((s) => s.records === judge!.records && s.variant === judge!.variant);
-      const tally = set?.tallies.get(taskId);
+      const unit = unitOf(taskId);
+      const set = judge && (await setsOfRun(unit.run)).find((s) => s.records === judge!.records && s.variant === judge!.variant);
+      const tally = set?.tallies.get(unit.id);
       const accepted = judge !== undefined && tally !== undefined && tally.k === judge.votes && tally.yes >= judge.threshold;
       if (!accepted) leftOut.set(taskId, BELOW_TARGET);
     }
@@ -177,4 +187,14 @@ async function relabelMeasure(store: FileStore, dir: string): Promise<Precision 
     yes += record.predicted_label;
   }
   return precisionOf(yes, n, `the relabel judge's verdicts on the ${n} relabeled episodes whose claims held`);
+}
+
+/** One call per key, the first call's promise kept. */
+function memo<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const seen = new Map<string, Promise<T>>();
+  return (key) => {
+    let value = seen.get(key);
+    if (!value) seen.set(key, (value = read(key)));
+    return value;
+  };
 }

@@ -82,6 +82,11 @@ export const ProvenanceSchema = z.object({
    * `written-verifier`, `relabel` or `judge`; null when unknown (not judged, or written by an earlier taskgen).
    */
   label_source: LabelSourceSchema.nullable().default(null),
+  /**
+   * The episode's try past the first: n for `<run>/_tries/<n>/` (a run with several tries per task); absent for try 1,
+   * the run dir itself, so a run of one try has the provenance it always had.
+   */
+  try: z.number().int().min(2).optional(),
 });
 /** Provenance of an episode. */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
@@ -119,6 +124,8 @@ export interface EpisodeProvenanceInput {
   readonly results?: ReadonlyMap<string, boolean>;
   /** What labels the run's episodes besides the judge (see `readRunLabels`): gives `label_source`. Default unknown. */
   readonly labels?: RunLabels;
+  /** The episode's try (`run` is then that try's run dir). Default 1. */
+  readonly try?: number;
 }
 
 /**
@@ -151,7 +158,7 @@ export async function readEpisodeProvenance(input: EpisodeProvenanceInput): Prom
   }
   const origin = (episode.task as Record<string, unknown>).origin === 'relabel' ? 'relabel' : 'task';
   const labelSource = input.labels && (record || origin === 'relabel') ? labelOf(input.labels, { taskId, episodeId, origin }).source : null;
-  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results, labelSource });
+  const provenance = assembleProvenance({ run, taskId, site: episode.task.site, episode, record, episodeId, judgeSetup: standing.setup, recipe: input.recipe, results: input.results, labelSource, try: input.try });
   return { episode, record, provenance };
 }
 
@@ -164,6 +171,8 @@ export interface ProvenanceParts {
   readonly episode: Episode | null;
   readonly record: JudgeRecord | null;
   readonly episodeId: string | null;
+  /** The episode's try. Default 1. */
+  readonly try?: number;
   /** The judge set-up that wrote the record, from its binding; default null (unknown). */
   readonly judgeSetup?: string | null;
   readonly recipe?: Recipe;
@@ -197,6 +206,7 @@ export function assembleProvenance(parts: ProvenanceParts): Provenance {
     agent_setup: stringOr(episode?.setup) ?? null,
     judge_setup: record ? (parts.judgeSetup ?? null) : null,
     label_source: parts.labelSource ?? null,
+    ...(parts.try !== undefined && parts.try > 1 ? { try: parts.try } : {}),
   };
 }
 

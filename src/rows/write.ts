@@ -20,7 +20,11 @@ import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Prove
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
 import { labelCandidates } from './label-rows';
 import type { LabelSource, LabelsReport } from './labels-format';
+import { pickTries, type TryUnit, type TrySource } from './tries';
 import { checkEntry } from '../core/check';
+
+/** Which successful tries of a task become rows: see {@link RowsOptions.pick}. */
+export type RowsPick = 'shortest' | 'first' | 'all';
 
 /** What {@link runRows} reports while it works. */
 export type RowsEvent =
@@ -76,6 +80,13 @@ export interface RowsOptions {
   readonly minPrecision?: number;
   /** Runs whose verifier results score the judge. Default the run and, in a pipeline work dir, its `human` run. */
   readonly scored?: readonly string[];
+  /**
+   * In a run with several tries per task (`<run>/_tries/<n>/`), which judged successful tries of a task are
+   * candidates: `shortest` (the default: the one with the fewest rows, the lower try on a tie) or `first` (the lowest
+   * try), each copied as `<out>/<task_id>/`; or `all`, try n copied as `<out>/_tries/<n>/<task_id>/` (the run's
+   * layout). A run of one try selects as the seed does, whatever this says.
+   */
+  readonly pick?: RowsPick;
   /** Receives the selection, each episode copied, removals, skips and warnings. */
   readonly onEvent?: (event: RowsEvent) => void;
 }
@@ -90,6 +101,11 @@ export interface RowsResult extends RowsSelection {
   readonly relabeled: { readonly picked: readonly string[]; readonly rows: number };
   /** Where each row's label came from and how precise each source measured (`<out>_labels.json`). */
   readonly labels: LabelsReport;
+  /**
+   * The try of each picked entry (`picked` holds task ids, and with `pick: 'all'` `_tries/<n>/<task_id>` for a try
+   * past the first: the entry's dir under `out`).
+   */
+  readonly tries: ReadonlyMap<string, number>;
 }
 
 /**
@@ -145,6 +161,13 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
     if (c.bom) withBom.add(id);
     candidates.set(id, c.rows);
   });
+  // The tries past the first: each task's successful tries, then the pick (a run of one try has none).
+  const candidateOf = async (src: Source, id: string) => candidateRows(store, src, { run: await symbolicLinksIn(store, src.run), judge: await symbolicLinksIn(store, src.judgeDir) }, id);
+  const picks = await pickTries({ store, queue, run: options.run, pick: options.pick ?? 'shortest', tasks, candidates, relabeled: relabel?.ids ?? new Set(), own, candidateOf, onSkip: (taskId, reason) => {
+    skipped.push({ taskId, reason });
+    options.onEvent?.({ type: 'skipped', taskId, reason });
+  } });
+  const unitOf = (key: string): TryUnit => picks.units.get(key) ?? { id: key, n: 1, src: sourceOf(key), out: key };
   if (unbound > 0) {
     options.onEvent?.({
       type: 'warning',
@@ -155,21 +178,22 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
     store,
     run: options.run,
     ...(typeof options.tasks === 'string' ? { tasksFile: options.tasks } : {}),
-    candidates,
+    candidates: picks.candidates,
+    unitOf: (key) => ({ run: unitOf(key).src.run, id: unitOf(key).id }),
     ...(relabel ? { relabel: { dir: relabel.source.run, ids: relabel.ids } } : {}),
     ...(options.scored ? { scored: options.scored } : {}),
     ...(options.minPrecision !== undefined ? { minPrecision: options.minPrecision } : {}),
     onWarning: (message) => options.onEvent?.({ type: 'warning', message }),
   });
   // Left out by its label: still a candidate, as the seed counts them, but with no rows to take.
-  const selectable = new Map(candidates);
+  const selectable = new Map(picks.candidates);
   for (const [taskId, reason] of labelling.leftOut) {
     selectable.set(taskId, 0);
     options.onEvent?.({ type: 'left-out', taskId, reason });
   }
-  const selection = selectRows({ run: options.run, tasks, candidates: selectable, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
+  const selection = selectRows({ run: options.run, tasks: picks.tasks, candidates: selectable, budget: options.budget, relabeled: relabel?.tasks, originalsFirst: options.originalsFirst });
   const unique = [...new Set(selection.picked)];
-  const foreign = await foreignDirs(store, (id) => sourceOf(id).run, options.out, unique);
+  const foreign = await foreignDirs(store, (key) => rowsDir(unitOf(key).src.run, unitOf(key).id), options.out, unique);
   if (foreign.length > 0 && options.stale !== 'remove') {
     const names = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? `, ... (${foreign.length} in all)` : '');
     throw new InputError(
@@ -191,8 +215,9 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   await Promise.all(
     unique.map((id) =>
       queue.add(async () => {
-        await store.copyDir(rowsDir(sourceOf(id).run, id), path.posix.join(options.out, id));
-        if (withBom.has(id)) await dropBom(store, path.posix.join(rowsDir(sourceOf(id).run, id), ROWS_FILES.rows), path.posix.join(options.out, id, ROWS_FILES.rows), options);
+        const unit = unitOf(id);
+        await store.copyDir(rowsDir(unit.src.run, unit.id), path.posix.join(options.out, unit.out));
+        if (withBom.has(id)) await dropBom(store, path.posix.join(rowsDir(unit.src.run, unit.id), ROWS_FILES.rows), path.posix.join(options.out, unit.out, ROWS_FILES.rows), options);
         options.onEvent?.({ type: 'copied', taskId: id, done: ++done, total: unique.length });
       }),
     ),
@@ -201,30 +226,31 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   const report = skipped.length > 0 ? { ...selection.report, skipped: skipped.length } : selection.report;
   await store.writeAtomic(rowsReportFile(options.out), pyDumps(report, { indent: 1 }));
   // Provenance beside the rows dir, one line per selected episode in selection order, so the dir stays the seed's.
-  const provenance = await Promise.all(unique.map((id) => queue.add(() => rowsProvenance(store, options, sourceOf(id), id, [...tasks, ...(relabel?.tasks ?? [])], labelling.labels.get(id)?.source ?? null))));
+  const provenance = await Promise.all(unique.map((key) => queue.add(() => rowsProvenance(store, options, unitOf(key), [...tasks, ...(relabel?.tasks ?? [])], labelling.labels.get(key)?.source ?? null))));
   await store.writeAtomic(provenanceFileOf(options.out), provenance.map((p) => `${JSON.stringify(p)}\n`).join(''));
   const labels = labelling.report(unique);
   await store.writeAtomic(labelsFileOf(options.out), `${JSON.stringify(labels, null, 1)}\n`);
   options.onEvent?.({ type: 'labels', report: labels });
   const relabeled = unique.filter((id) => relabel?.ids.has(id));
-  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) }, labels };
+  return { ...selection, skipped, removed, relabeled: { picked: relabeled, rows: relabeled.reduce((n, id) => n + (candidates.get(id) ?? 0), 0) }, labels, tries: new Map(unique.map((key) => [key, unitOf(key).n])) };
 }
 
 // An episode's provenance; where the run cannot give it (no episode.json, a stale verdict) what is known, with a
 // warning: the rows step selects as the seed does, and `export` refuses such an episode later.
-async function rowsProvenance(store: FileStore, options: RowsOptions, src: Source, taskId: string, tasks: readonly RowsTaskRef[], labelSource: LabelSource | null): Promise<Provenance> {
+async function rowsProvenance(store: FileStore, options: RowsOptions, unit: TryUnit, tasks: readonly RowsTaskRef[], labelSource: LabelSource | null): Promise<Provenance> {
+  const { src, id: taskId, n } = unit;
   const { judgeDir } = src;
   // A relabeled episode is the run's too: its run id is the run's.
   const recipe: Recipe = { ...options.recipe, runId: options.recipe?.runId ?? path.posix.basename(path.posix.normalize(options.run).replace(/(.)\/+$/, '$1')) };
   try {
-    const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe });
+    const { provenance } = await readEpisodeProvenance({ store, run: src.run, judgeDir, taskId, recipe, try: n });
     return { ...provenance, label_source: labelSource };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     options.onEvent?.({ type: 'warning', message: `provenance of ${taskId}: ${error.message}` });
     const record = await readJsonFileIfExists(store, judgeRecordFile(judgeDir, taskId), JudgeRecordSchema).catch(() => null);
     const site = tasks.find((t) => t.task_id === taskId)?.site ?? '';
-    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe, labelSource });
+    return assembleProvenance({ run: options.run, taskId, site, episode: null, record, episodeId: null, recipe, labelSource, try: n });
   }
 }
 
@@ -263,27 +289,30 @@ function onceEach(tasks: RowsTaskRef[], named: (index: number, first: number) =>
  * The dirs of `out` that are not this selection (an earlier, larger selection: left there, the training set would
  * hold more than the report says) or a picked episode's dir whose `rows.jsonl` is another recording's.
  */
-async function foreignDirs(store: FileStore, runOf: (id: string) => string, out: string, picked: readonly string[]): Promise<string[]> {
+async function foreignDirs(store: FileStore, sourceOf: (key: string) => string, out: string, picked: readonly string[], under = ''): Promise<string[]> {
   const wanted = new Set(picked);
   const foreign: string[] = [];
-  for (const entry of await store.list(out)) {
+  for (const entry of await store.list(path.posix.join(out, under))) {
     if (!entry.isDirectory) continue;
-    if (!wanted.has(entry.name)) {
-      foreign.push(entry.name);
+    const key = under ? `${under}/${entry.name}` : entry.name;
+    // `_tries/<n>/` of a selection of every try: looked into, one level per part.
+    if (picked.some((p) => p.startsWith(`${key}/`))) {
+      foreign.push(...(await foreignDirs(store, sourceOf, out, picked, key)));
       continue;
     }
-    const there = await readTextIfExists(store, path.posix.join(out, entry.name, 'rows.jsonl'));
-    const source = await readTextIfExists(store, path.posix.join(rowsDir(runOf(entry.name), entry.name), 'rows.jsonl'));
-    if (there !== null && there !== source) foreign.push(entry.name);
+    if (!wanted.has(key)) {
+      foreign.push(key);
+      continue;
+    }
+    const there = await readTextIfExists(store, path.posix.join(out, key, 'rows.jsonl'));
+    const source = await readTextIfExists(store, path.posix.join(sourceOf(key), 'rows.jsonl'));
+    if (there !== null && there !== source) foreign.push(key);
   }
   return foreign;
 }
 
-/** Where a task's episode and judge record are: the run, or its relabel dir. */
-interface Source {
-  readonly run: string;
-  readonly judgeDir: string;
-}
+/** Where a task's episode and judge record are: the run (or one of its tries), or its relabel dir. */
+type Source = TrySource;
 
 /** The relabel dir's accepted tasks; ids the run's own tasks already use are left out, with a warning. */
 async function readRelabel(store: FileStore, options: RowsOptions, tasks: readonly RowsTaskRef[]): Promise<{ source: Source; tasks: RowsTaskRef[]; ids: Set<string> } | null> {

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { readClaims, WORK_DIR, type FoundClaim } from '../attempt/claims';
-import { EPISODE_FILES, RUN_FILES } from '../files/layout';
+import { EPISODE_FILES, RUN_FILES, tryRunDir } from '../files/layout';
+import { runTries } from '../files/tries';
 import { readFinished } from '../attempt/run-dir';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
@@ -24,6 +25,8 @@ export interface RunStatusOptions {
   readonly staleMs?: number;
   /** Where the run is read from. Default the local disk. */
   readonly store?: FileStore;
+  /** Tries per task, when more than the try dirs on disk (a run not started on every try). Default those on disk. */
+  readonly attempts?: number;
 }
 
 /** An episode in progress. */
@@ -44,6 +47,8 @@ export interface RunningEpisode {
   readonly steps: number;
   /** Why its claim is stale (its process is gone, or silent too long), or `null` while it runs. */
   readonly stale: string | null;
+  /** Its try, in a run of several tries per task. */
+  readonly try?: number;
 }
 
 /** One shard's progress. */
@@ -72,6 +77,10 @@ export interface RunStatus {
   readonly shardCount: number;
   /** Tasks in the run's `tasks.jsonl`. */
   readonly tasks: number;
+  /** Tries per task (the try dirs on disk, `<run>/_tries/<n>/`, or the count given); 1 for a run of one try. */
+  readonly attempts: number;
+  /** Episodes to make: tasks times tries (a shard's `tasks` count its tries). */
+  readonly episodes: number;
   /** Finished episodes, all shards together. */
   readonly done: number;
   /** Steps of those finished episodes. */
@@ -94,31 +103,39 @@ export async function runStatus(options: RunStatusOptions): Promise<RunStatus> {
   const file = path.posix.join(run, RUN_FILES.tasks);
   if (!(await store.exists(file))) throw new InputError({ file }, 'no tasks file: is this a run dir, and has attempt started on it?');
   const tasks = await readJsonl(store, file, TaskRefSchema);
-  const claims = await readClaims(store, run, options.staleMs ?? 300_000);
-  const shardCount = options.shardCount ?? countFromClaims(claims) ?? 1;
+  // Every try is a run dir of its own (files/layout.ts); a shard takes tries, try n of task i being unit i * k + n - 1.
+  const onDisk = (await runTries(store, run)).length;
+  const attempts = Math.max(onDisk, options.attempts ?? 1);
+  const tries = Array.from({ length: attempts }, (_, i) => tryRunDir(run, i + 1));
+  const claimsOf = await Promise.all(tries.map((dir) => readClaims(store, dir, options.staleMs ?? 300_000)));
+  const shardCount = options.shardCount ?? countFromClaims(claimsOf.flatMap((c) => [...c.values()])) ?? 1;
   const shards = Array.from({ length: shardCount }, (_, index) => ({ index, tasks: 0, done: 0, steps: 0, running: 0, stale: 0, todo: 0 }));
   const running: RunningEpisode[] = [];
   for (const [position, task] of tasks.entries()) {
-    const shard = shards[position % shardCount]!;
-    shard.tasks++;
-    const finished = await readFinished(store, run, task.task_id);
-    if (finished) {
-      shard.done++;
-      shard.steps += finished.episode.steps;
-      continue;
+    for (const [t, dir] of tries.entries()) {
+      const shard = shards[(position * attempts + t) % shardCount]!;
+      shard.tasks++;
+      const finished = await readFinished(store, dir, task.task_id);
+      if (finished) {
+        shard.done++;
+        shard.steps += finished.episode.steps;
+        continue;
+      }
+      shard.todo++;
+      const claim = claimsOf[t]!.get(task.task_id)?.at(-1);
+      if (!claim) continue;
+      if (claim.stale) shard.stale++;
+      else shard.running++;
+      running.push({ ...(await describeRunning(store, dir, task.task_id, shard.index, claim)), ...(attempts > 1 ? { try: t + 1 } : {}) });
     }
-    shard.todo++;
-    const claim = claims.get(task.task_id)?.at(-1);
-    if (!claim) continue;
-    if (claim.stale) shard.stale++;
-    else shard.running++;
-    running.push(await describeRunning(store, run, task.task_id, shard.index, claim));
   }
   for (const s of shards) s.todo -= s.running;
   return {
     run,
     shardCount,
     tasks: tasks.length,
+    attempts,
+    episodes: tasks.length * attempts,
     done: shards.reduce((n, s) => n + s.done, 0),
     steps: shards.reduce((n, s) => n + s.steps, 0),
     shards,
@@ -144,23 +161,24 @@ async function describeRunning(store: FileStore, run: string, taskId: string, sh
 }
 
 // The `K/N` count written in the claims, when they agree.
-function countFromClaims(claims: ReadonlyMap<string, readonly FoundClaim[]>): number | undefined {
+function countFromClaims(claims: ReadonlyArray<readonly FoundClaim[]>): number | undefined {
   const counts = new Set<number>();
-  for (const list of claims.values()) for (const c of list) if (c.record?.shard) counts.add(Number(c.record.shard.split('/')[1]));
+  for (const list of claims) for (const c of list) if (c.record?.shard) counts.add(Number(c.record.shard.split('/')[1]));
   return counts.size === 1 ? [...counts][0] : undefined;
 }
 
 /** The status as a few lines of text: totals, a row per shard, the episodes in progress, the shards to rerun. */
 export function formatRunStatus(s: RunStatus): string {
-  const lines = [`${s.run}: ${s.done} of ${s.tasks} episodes done (${s.steps} steps), ${s.shardCount} shard${s.shardCount === 1 ? '' : 's'}`];
+  const tries = s.attempts > 1 ? ` (${s.tasks} tasks x ${s.attempts} tries)` : '';
+  const lines = [`${s.run}: ${s.done} of ${s.episodes} episodes done${tries} (${s.steps} steps), ${s.shardCount} shard${s.shardCount === 1 ? '' : 's'}`];
   lines.push(['shard', 'tasks', 'done', 'steps', 'running', 'stale', 'to do'].map((h) => h.padStart(8)).join(''));
   for (const x of s.shards) {
     lines.push([`${x.index}/${s.shardCount}`, x.tasks, x.done, x.steps, x.running, x.stale, x.todo].map((v) => String(v).padStart(8)).join(''));
   }
   for (const r of s.running) {
     const who = r.host ? `${r.host} pid ${r.pid}, started ${r.ageS} s ago, heartbeat ${r.heartbeatS} s ago` : 'an unreadable claim';
-    lines.push(`  ${r.stale ? 'stale' : 'running'} ${r.taskId} (shard ${r.shard}): ${who}, ${r.steps} steps so far${r.stale ? `; ${r.stale}` : ''}`);
+    lines.push(`  ${r.stale ? 'stale' : 'running'} ${r.taskId}${r.try ? ` try ${r.try}` : ''} (shard ${r.shard}): ${who}, ${r.steps} steps so far${r.stale ? `; ${r.stale}` : ''}`);
   }
-  lines.push(s.rerun.length ? `to rerun (work left, nothing running): shards ${s.rerun.join(',')}` : s.done === s.tasks ? 'all done' : 'nothing to rerun: every shard with work left is running');
+  lines.push(s.rerun.length ? `to rerun (work left, nothing running): shards ${s.rerun.join(',')}` : s.done === s.episodes ? 'all done' : 'nothing to rerun: every shard with work left is running');
   return lines.join('\n');
 }
