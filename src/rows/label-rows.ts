@@ -169,7 +169,7 @@ async function scoredSets(store: FileStore, run: string, given: readonly string[
   const out: ScoredSet[] = [];
   for (const r of runs) {
     if (given && !(await store.exists(r))) throw new InputError({ file: r }, 'no such scored run dir');
-    const results = await readVerifierResults(store, r);
+    const results = await readVerifierResults(store, r, { allowEmpty: true });
     if (results.size > 0) out.push({ run: r, results, sets: await readRecordSets(store, r) });
   }
   return out;

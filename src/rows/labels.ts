@@ -40,7 +40,7 @@ export async function readRunLabels(input: ReadRunLabelsInput): Promise<RunLabel
   const onIssue = (issue: { file?: string; line: number; problem: string }) => input.onWarning?.(`${issue.file ?? tasksFile}:${issue.line}: ${issue.problem}`);
   const [results, runTasks, written] = await Promise.all([
     // A run without results has nothing to say here: only a damaged results file is worth a warning.
-    readVerifierResults(store, run, { onEvent: (e) => e.type === 'warning' && !e.message.endsWith('nothing to score') && input.onWarning?.(e.message) }),
+    readVerifierResults(store, run, { allowEmpty: true, onEvent: (e) => e.type === 'warning' && !e.message.endsWith('nothing to score') && input.onWarning?.(e.message) }),
     readJsonl(store, runFile(run, 'tasks'), TaskSchema, { missingOk: true, lenient: true, onIssue }),
     readWrittenVerifiers(store, verifiersFileOf(tasksFile)),
   ]);

@@ -107,7 +107,11 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
 export async function readVerifierResults(
   store: FileStore,
   run: string,
-  options: { readonly onEvent?: ValidateOptions['onEvent'] } = {},
+  options: {
+    readonly onEvent?: ValidateOptions['onEvent'];
+    /** A results file without a line gives an empty map (a run with written verifiers none of whose episodes ran yet), not an error. */
+    readonly allowEmpty?: boolean;
+  } = {},
 ): Promise<Map<string, boolean>> {
   const results = new Map<string, { ok: boolean; line: number }>();
   for (const name of RESULTS_FILES) {
@@ -136,7 +140,7 @@ export async function readVerifierResults(
       }
       results.set(taskId, { ok, line: i + 1 });
     });
-    if (results.size === 0) throw new InputError({ file }, 'no result line: nothing to score the judge against');
+    if (results.size === 0 && !options.allowEmpty) throw new InputError({ file }, 'no result line: nothing to score the judge against');
     return new Map([...results].map(([id, r]) => [id, r.ok]));
   }
   options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
