@@ -1,0 +1,95 @@
+/**
+ * Where a session's episode is recorded: the first try of its task that is neither finished nor held, `<out>/<id>/`
+ * for the first session of a task, then `<out>/_tries/<n>/<id>/` (`tryRunDir`), claimed with the attempt step's
+ * claims so that any number of servers may share one out dir; published by one rename, or nothing at all.
+ * @module
+ */
+import type { FileStore } from '../files/types';
+import type { Task } from '../core/schemas';
+import { MAX_TRIES, tryRunDir } from '../files/layout';
+import { EpisodeClaims, type HeldClaim } from '../attempt/claims';
+import { mergeTasksFile, readFinished, scanRun, syncResults } from '../attempt/run-dir';
+import { claimSetup, type StageSetup } from '../files/setup';
+
+/** A claimed try of a task: record into `claim.staging`, then commit. */
+export interface ClaimedTry {
+  /** The try's run dir. */
+  readonly run: string;
+  /** The try number, 1 for the out dir itself. */
+  readonly n: number;
+  readonly claim: HeldClaim;
+  /** The set-up digest of the try's run dir. */
+  readonly setup: string;
+}
+
+/** Options of {@link EpisodeSlots}. */
+export interface EpisodeSlotsOptions {
+  readonly store: FileStore;
+  readonly out: string;
+  /** A claim older than this is stale (a dead server's): the episode time limit. */
+  readonly staleMs: number;
+  /** The run dirs' set-up (policy `env`, max steps, site prefix, server). */
+  readonly setup: StageSetup;
+  readonly onWarning: (message: string) => void;
+}
+
+/** The out dir's tries, claimed for sessions. */
+export class EpisodeSlots {
+  private readonly claims = new Map<number, EpisodeClaims>();
+  private readonly setups = new Map<number, Promise<string>>();
+
+  constructor(private readonly options: EpisodeSlotsOptions) {}
+
+  /** Claims the first free try of `task` (its run dir gets the task and the set-up first). */
+  async claim(task: Task): Promise<ClaimedTry> {
+    const { store } = this.options;
+    for (let n = 1; n <= MAX_TRIES; n++) {
+      const run = tryRunDir(this.options.out, n);
+      if (await readFinished(store, run, task.task_id)) continue;
+      const claims = this.claimsOf(n, run);
+      const got = await claims.acquire(task.task_id, async () => (await readFinished(store, run, task.task_id)) !== null);
+      if (got.kind !== 'claimed') continue;
+      try {
+        for (const aside of got.claim.asides) this.options.onWarning(`episode ${task.task_id}: a dead server's partial episode was moved to ${aside}`);
+        const setup = await this.setupOf(n, run);
+        await mergeTasksFile(store, run, [task], this.options.onWarning);
+        return { run, n, claim: got.claim, setup };
+      } catch (error) {
+        await got.claim.release();
+        throw error;
+      }
+    }
+    throw new Error(`task ${task.task_id} has ${MAX_TRIES} episodes in ${this.options.out} (finished or in progress): no try is left`);
+  }
+
+  /** After a commit: `results.jsonl` of the try's run dir from its finished episodes. */
+  async syncResults(run: string): Promise<void> {
+    const { store, onWarning } = this.options;
+    const tasks = await mergeTasksFile(store, run, [], onWarning);
+    const order = tasks.map((t) => t.task_id);
+    const finished = await scanRun(store, run, order, { onWarning });
+    if (tasks.some((t) => t.verifier) || [...finished.values()].some((f) => f.ok !== undefined)) await syncResults(store, run, order, finished, onWarning);
+  }
+
+  private claimsOf(n: number, run: string): EpisodeClaims {
+    let claims = this.claims.get(n);
+    if (!claims) {
+      claims = new EpisodeClaims({ store: this.options.store, run, staleMs: this.options.staleMs });
+      this.claims.set(n, claims);
+    }
+    return claims;
+  }
+
+  private setupOf(n: number, run: string): Promise<string> {
+    let digest = this.setups.get(n);
+    if (!digest) {
+      digest = (async () => {
+        await this.options.store.mkdir(run);
+        return (await claimSetup({ store: this.options.store, dir: run, setup: this.options.setup })).digest;
+      })();
+      digest.catch(() => this.setups.delete(n));
+      this.setups.set(n, digest);
+    }
+    return digest;
+  }
+}
