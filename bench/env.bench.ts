@@ -37,7 +37,11 @@ function rssMiB(): number {
     const mine = new Set([process.pid]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const [pid, ppid] of rows) if (mine.has(ppid) && !mine.has(pid)) (mine.add(pid), (grew = true));
+      for (const [pid, ppid] of rows) {
+        if (!mine.has(ppid) || mine.has(pid)) continue;
+        mine.add(pid);
+        grew = true;
+      }
     }
     for (const [pid, , rss] of rows) if (mine.has(pid)) kb += rss;
   } catch {

@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -145,6 +145,20 @@ describe('sessions and faults', () => {
     }
   });
 
+  it('a browser that dies mid-episode ends its session with an error naming it, and the next session gets a new one', async () => {
+    const c = await connectEnv(server.url);
+    await c.reset({ task_id: info.task_id });
+    const launches = host.launches;
+    killBrowser();
+    const error = await c.step({ action: { scroll: { direction: 'down' } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EnvServerError);
+    expect(error).toMatchObject({ code: 'SESSION_ERROR', message: expect.stringMatching(/the browser \(Chromium\) died/) });
+    const d = await connectEnv(server.url);
+    expect(await d.reset({ task_id: info.task_id })).toMatchObject({ done: false });
+    expect(host.launches).toBe(launches + 1);
+    await d.close();
+  }, 300_000);
+
   it('a server killed mid-episode and started again leaves no half episode counted as finished', async () => {
     const tasksFile = path.join(tmp, 'tasks.jsonl');
     await writeFile(tasksFile, `${JSON.stringify(action)}\n`);
@@ -170,6 +184,14 @@ describe('sessions and faults', () => {
     }
   }, 300_000);
 });
+
+// Kills this process's Chromium (the browser the suite launched) as a crash would: SIGKILL to its main process.
+function killBrowser(): void {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const main = rows.find(([, ppid, comm]) => Number(ppid) === process.pid && /chrom/i.test(comm ?? ''));
+  if (!main) throw new Error('no Chromium child of this process');
+  process.kill(Number(main[0]), 'SIGKILL');
+}
 
 // An oracle step's role+name target as the element number of the observation.
 function resolve(step: object, elements: readonly { index: number; role: string; name: string }[]): EnvAction['action'] & object {

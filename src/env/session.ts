@@ -55,6 +55,8 @@ interface Running {
   waiter: ((event: Event) => void) | null;
   queued: Event[];
   steps: number;
+  /** Whether the shared browser the episode runs in is still up (to name a crash). */
+  browserUp: () => boolean;
   last: EnvObservation | null;
   done: boolean;
   episodeDir: string | null;
@@ -87,8 +89,10 @@ export class EnvSession {
   async reset(data: EnvReset): Promise<EnvStepResult> {
     const task = this.ctx.tasks.pick(data);
     await this.drop('reset');
+    const browser = await this.ctx.host.browser();
     const claimed = await this.ctx.slots.claim(task);
     const r: Running = {
+      browserUp: () => browser.isConnected(),
       task,
       episodeId: data.episode_id ?? `${task.task_id}@${claimed.n}:${this.id.slice(0, 8)}`,
       claimed,
@@ -190,7 +194,8 @@ export class EnvSession {
     }
     const { episode, ok } = event.result;
     if (episode.outcome === 'error') {
-      throw new EnvSessionError(`the episode ended with an error (${episode.error ?? 'unknown'}); it is recorded in ${r.episodeDir} as outcome error`);
+      const why = r.browserUp() ? episode.error ?? 'unknown' : `the browser (Chromium) died: ${episode.error ?? 'unknown'}; it is relaunched for the next episode`;
+      throw new EnvSessionError(`the episode ended with an error (${why}); it is recorded in ${r.episodeDir} as outcome error`);
     }
     const source = this.ctx.tasks.rewardSource(r.task, this.ctx.judgeReward !== undefined);
     const reward = source === 'judge' ? await this.ctx.judgeReward!({ run: r.claimed.run, taskId: r.task.task_id }) : rewardOf(ok);
