@@ -91,9 +91,11 @@ export type EnvObservation = z.infer<typeof EnvObservationSchema>;
 
 /** A reset's or step's reply: OpenEnv's `{observation, reward, done}`. */
 export interface EnvStepResult {
+  /** What the agent sees now (at the end: the last page, its `metadata` the outcome and the checks). */
   readonly observation: EnvObservation;
   /** 1 or 0 at the end from the verifier (or the judge); `null` before the end and when nothing can grade. */
   readonly reward: number | null;
+  /** Whether the episode has ended. */
   readonly done: boolean;
 }
 

@@ -84,6 +84,7 @@ export interface ServeEnvOptions {
 export interface EnvServer {
   /** `http://<host>:<port>`; OpenEnv's clients take it as `base_url`. */
   readonly url: string;
+  /** The port it listens on. */
   readonly port: number;
   /** Sessions open now. */
   readonly sessions: number;
