@@ -145,6 +145,27 @@ describe('sessions and faults', () => {
     }
   });
 
+  it('a task no verifier grades gets reward null, or with a judge its verdict, the record written as taskgen judge writes it', async () => {
+    const bare = { ...info, task_id: 'nv-info', verifier: null };
+    const play = async (url: string) => {
+      const c = await connectEnv(url);
+      let r = await c.reset({ task_id: bare.task_id });
+      for (const step of info.oracle) r = await c.step({ action: resolve(step, r.observation.elements) });
+      await c.close();
+      return r;
+    };
+    const plain = await serveEnv({ tasks: [bare], baseUrl: sandbox.url, evidence: sandboxEvidence({ url: sandbox.url }), out: path.join(tmp, 'plain'), browser: host });
+    const judged = await serveEnv({ tasks: [bare], baseUrl: sandbox.url, evidence: sandboxEvidence({ url: sandbox.url }), out: path.join(tmp, 'judged'), browser: host, judge: sandboxJudge() });
+    try {
+      expect(await play(plain.url)).toMatchObject({ done: true, reward: null, observation: { metadata: { reward_source: 'none', checks: [] } } });
+      expect(await play(judged.url)).toMatchObject({ done: true, reward: 1, observation: { metadata: { reward_source: 'judge' } } });
+      expect(await json(path.join(tmp, 'judged_judge', `${bare.task_id}.json`))).toMatchObject({ predicted_label: 1 });
+      expect(await json(path.join(tmp, 'judged', bare.task_id, 'episode.json'))).toMatchObject({ env: { reward: null, reward_source: 'judge' } });
+    } finally {
+      await Promise.all([plain.close(), judged.close()]);
+    }
+  }, 300_000);
+
   it('a browser that dies mid-episode ends its session with an error naming it, and the next session gets a new one', async () => {
     const c = await connectEnv(server.url);
     await c.reset({ task_id: info.task_id });

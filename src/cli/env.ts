@@ -7,13 +7,11 @@ import { Option, type Command } from 'commander';
 import path from 'node:path';
 import { serveEnv, type EnvEvent } from '../env/server';
 import { browserEvidence } from '../attempt/evidence';
-import { runJudge } from '../judge/run';
 import type { EvidenceProvider } from '../attempt/types';
 import { nodeStore } from '../files/node';
-import { judgeDirOf, judgeRecordFile, verifiersFileOf } from '../files/layout';
-import { parseJsonText, parseWith, readJsonl } from '../core/io';
-import { readTextIfExists } from '../files/types';
-import { JudgeRecordSchema, TaskSchema, type Task } from '../core/schemas';
+import { verifiersFileOf } from '../files/layout';
+import { readJsonl } from '../core/io';
+import { TaskSchema, type Task } from '../core/schemas';
 import { readWrittenVerifiers } from '../verifiers/file';
 import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import type { LanguageModel } from '../models/types';
@@ -103,7 +101,7 @@ async function envAction(flags: EnvFlags): Promise<void> {
       episodeTimeoutMs: flags.episodeTimeout * 1000,
       screenshot: flags.screenshot,
       ...(token ? { token } : {}),
-      ...(flags.judgeReward ? { judgeReward: judgeReward(resolveModel({ model: flags.judgeModel, endpoint: flags.judgeEndpoint, apiKeyEnv: flags.apiKeyEnv })) } : {}),
+      ...(flags.judgeReward ? { judge: judgeModel(flags) } : {}),
       store,
       onEvent: printEvent,
     });
@@ -140,19 +138,11 @@ async function sandboxTasks(): Promise<{ tasks: Task[]; splitOf: (task: Task) =>
   return { tasks, splitOf: (task) => (testSites.has(task.site) ? 'test' : 'train') };
 }
 
-// The judge's verdict on a recorded episode, judged as `taskgen judge` judges (records in <run>_judge), one run at a time.
-function judgeReward(llm: LanguageModel): (input: { run: string; taskId: string }) => Promise<number | null> {
-  let chain: Promise<unknown> = Promise.resolve();
-  return ({ run, taskId }) => {
-    const next = chain.then(async () => {
-      await runJudge({ run, llm, workers: 1 });
-      const file = judgeRecordFile(judgeDirOf(run), taskId);
-      const text = await readTextIfExists(nodeStore(), file);
-      return text === null ? null : parseWith(JudgeRecordSchema, parseJsonText(text, { file }), { file }).predicted_label;
-    });
-    chain = next.catch(() => {});
-    return next;
-  };
+// The judge of --judge-reward, its description printed (the key never is).
+function judgeModel(flags: EnvFlags): LanguageModel {
+  const model = resolveModel({ model: flags.judgeModel, endpoint: flags.judgeEndpoint, apiKeyEnv: flags.apiKeyEnv });
+  process.stderr.write(`judge of tasks without a verifier: ${model.description}\n`);
+  return model;
 }
 
 function printEvent(event: EnvEvent): void {

@@ -21,6 +21,8 @@ import { defaultVerify, type VerifyFunction } from '../attempt/episode';
 import { attemptSetup } from '../attempt/setup';
 import { writtenFor, type WrittenVerifier } from '../verifiers/file';
 import { EnvTasks } from './tasks';
+import { judgeReward } from './judge-reward';
+import type { LanguageModel } from '../models/types';
 import { EpisodeSlots } from './recording';
 import type { SessionContext } from './session';
 import { handleHttp } from './routes';
@@ -66,10 +68,10 @@ export interface ServeEnvOptions {
   /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
   readonly token?: string;
   /**
-   * Rewards episodes of tasks that no verifier grades: the judge's verdict on the recorded episode, 1 or 0 (`null`
-   * when it gives none). Without it those episodes get reward `null`, source `none`.
+   * The judge of episodes no verifier grades: its verdict on the recorded episode (judged as `taskgen judge` judges,
+   * the record in `<run>_judge/`) is the reward, 1 or 0. Without it those episodes get reward `null`, source `none`.
    */
-  readonly judgeReward?: (input: { readonly run: string; readonly taskId: string }) => Promise<number | null>;
+  readonly judge?: LanguageModel;
   /** Checks hand-written verifiers. Default {@link defaultVerify}. */
   readonly verify?: VerifyFunction;
   /** A browser to share (its owner closes it), or options for the one the server launches. */
@@ -143,13 +145,13 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
     screenshot: options.screenshot ?? true,
     verify: options.verify ?? defaultVerify,
-    ...(options.judgeReward ? { judgeReward: options.judgeReward } : {}),
+    ...(options.judge ? { judgeReward: judgeReward(options.judge, store) } : {}),
     policyName,
   };
   const pool = new SessionPool(ctx, { maxSessions: options.maxSessions ?? 8, idleTimeoutMs: options.idleTimeoutMs ?? 300_000, emit });
   const authorized = (req: IncomingMessage) => options.token === undefined || bearerMatches(req.headers.authorization, options.token);
   const http: Server = createServer((req, res) => {
-    void handleHttp(req, res, { pool, tasks, authorized: authorized(req), judge: options.judgeReward !== undefined, maxSteps }).catch((error: unknown) => {
+    void handleHttp(req, res, { pool, tasks, authorized: authorized(req), judge: options.judge !== undefined, maxSteps }).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ detail: error instanceof Error ? error.message : String(error) }));
     });
