@@ -131,7 +131,7 @@ describe('sessions and faults', () => {
     expect(third).toBeTruthy();
   }, 300_000);
 
-  it('an idle session is closed with an error naming it; a bad token is refused', async () => {
+  it('an idle session is closed with an error naming it; a bad token is refused; the HTTP routes answer as OpenEnv\'s', async () => {
     const small = await serveEnv({ tasks: [info], baseUrl: sandbox.url, out: path.join(tmp, 'idle'), browser: host, idleTimeoutMs: 200, token: 'secret-token-1' });
     try {
       await expect(connectEnv(small.url)).rejects.toThrow(/401/);
@@ -140,6 +140,14 @@ describe('sessions and faults', () => {
       await expect(c.state()).rejects.toSatisfy((e: unknown) => e instanceof EnvServerError && e.code === 'SESSION_ERROR' && /idle/.test(e.message));
       expect(await (await fetch(`${small.url}/health`)).json()).toEqual({ status: 'healthy' });
       expect((await fetch(`${small.url}/schema`)).status).toBe(401);
+      const auth = { authorization: 'Bearer secret-token-1' };
+      expect(Object.keys((await (await fetch(`${small.url}/schema`, { headers: auth })).json()) as Obj)).toEqual(['action', 'observation', 'state']);
+      expect(await (await fetch(`${small.url}/tasks`, { headers: auth })).json()).toMatchObject({ splits: { train: 1 }, total: 1, tasks: [{ task_id: info.task_id, reward_source: 'verifier' }] });
+      const step = (action: unknown) => fetch(`${small.url}/step`, { method: 'POST', headers: auth, body: JSON.stringify({ action }) });
+      expect([(await step({ action: { click: { index: 'x' } } })).status, (await step({ action: { back: {} } })).status]).toEqual([422, 409]);
+      const oneShot = await fetch(`${small.url}/reset`, { method: 'POST', headers: auth, body: JSON.stringify({ task_id: info.task_id }) });
+      expect(await oneShot.json()).toMatchObject({ done: false, reward: null, observation: { task_id: info.task_id, step: 0 } });
+      expect(await readdir(path.join(tmp, 'idle'))).not.toContain(info.task_id);
     } finally {
       await small.close();
     }
