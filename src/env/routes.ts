@@ -67,6 +67,7 @@ async function oneShotReset(req: IncomingMessage, res: ServerResponse, ctx: Rout
   if (!parsed.success) return json(res, 422, { detail: parsed.error.issues });
   const entry = ctx.pool.add(() => {});
   if (!entry) return json(res, 503, { detail: `Server at capacity: ${ctx.pool.active}/${ctx.pool.limits.maxSessions} sessions active.` });
+  entry.busy++; // never idle while it resets
   try {
     return json(res, 200, await entry.session.reset(parsed.data));
   } catch (error) {

@@ -14,6 +14,8 @@ import type { EnvEvent } from './events';
 interface Entry {
   readonly session: EnvSession;
   lastActive: number;
+  /** Messages being answered: a session is idle only between them. */
+  busy: number;
   /** Ends the session's connection (idle, shutdown). */
   end: (message: string) => void;
 }
@@ -41,7 +43,7 @@ export class SessionPool {
       this.limits.emit({ type: 'refused', reason: `at capacity (${this.open.size}/${this.limits.maxSessions})` });
       return null;
     }
-    const entry: Entry = { session: new EnvSession(this.ctx), lastActive: Date.now(), end };
+    const entry: Entry = { session: new EnvSession(this.ctx), lastActive: Date.now(), busy: 0, end };
     this.open.set(entry.session.id, entry);
     this.limits.emit({ type: 'session-open', session: entry.session.id, active: this.open.size });
     return entry;
@@ -72,7 +74,7 @@ export class SessionPool {
   private reap(): void {
     const now = Date.now();
     for (const entry of this.open.values()) {
-      if (now - entry.lastActive <= this.limits.idleTimeoutMs) continue;
+      if (entry.busy > 0 || now - entry.lastActive <= this.limits.idleTimeoutMs) continue;
       const why = `the session was idle for more than ${this.limits.idleTimeoutMs} ms and was closed (its episode dropped, nothing recorded)`;
       entry.end(why);
       void this.remove(entry, why);
@@ -100,7 +102,14 @@ export function serveSocket(ws: WebSocket, pool: SessionPool): void {
   let chain: Promise<void> = Promise.resolve();
   ws.on('message', (raw: RawData) => {
     entry.lastActive = Date.now();
-    chain = chain.then(() => handle(raw)).catch(() => {});
+    entry.busy++;
+    chain = chain
+      .then(() => handle(raw))
+      .catch(() => {})
+      .finally(() => {
+        entry.busy--;
+        entry.lastActive = Date.now();
+      });
   });
   ws.on('close', () => void pool.remove(entry, 'the client disconnected'));
   ws.on('error', () => void pool.remove(entry, 'the connection failed'));
@@ -135,7 +144,6 @@ export function serveSocket(ws: WebSocket, pool: SessionPool): void {
         if (!data.success) return error(ENV_ERROR_CODES.validation, 'Invalid message', { errors: data.error.issues });
         result = await entry!.session.step(data.data);
       }
-      entry!.lastActive = Date.now();
       if (result.done) pool.ended(entry!, result);
       send({ type: 'observation', data: result });
     } catch (e) {
