@@ -37,6 +37,11 @@ export interface EpisodeSlotsOptions {
 export class EpisodeSlots {
   private readonly claims = new Map<number, EpisodeClaims>();
   private readonly setups = new Map<number, Promise<string>>();
+  /** Task ids already in each try's `tasks.jsonl` (written by this process). */
+  private readonly merged = new Map<number, Set<string>>();
+  /** Per run dir: the results sync running or last run, and the one waiting to start. */
+  private readonly syncs = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, Promise<void>>();
 
   constructor(private readonly options: EpisodeSlotsOptions) {}
 
@@ -52,7 +57,10 @@ export class EpisodeSlots {
       try {
         for (const aside of got.claim.asides) this.options.onWarning(`episode ${task.task_id}: a dead server's partial episode was moved to ${aside}`);
         const setup = await this.setupOf(n, run);
-        await mergeTasksFile(store, run, [task], this.options.onWarning);
+        const merged = this.merged.get(n) ?? new Set<string>();
+        if (!merged.has(task.task_id)) await mergeTasksFile(store, run, [task], this.options.onWarning);
+        merged.add(task.task_id);
+        this.merged.set(n, merged);
         return { run, n, claim: got.claim, setup };
       } catch (error) {
         await got.claim.release();
@@ -62,8 +70,25 @@ export class EpisodeSlots {
     throw new Error(`task ${task.task_id} has ${MAX_TRIES} episodes in ${this.options.out} (finished or in progress): no try is left`);
   }
 
-  /** After a commit: `results.jsonl` of the try's run dir from its finished episodes. */
-  async syncResults(run: string): Promise<void> {
+  /**
+   * After a commit: `results.jsonl` of the try's run dir from its finished episodes. Calls while one is waiting to
+   * start share it (it will see their episodes), so episodes ending together cost one rewrite, not one each.
+   */
+  syncResults(run: string): Promise<void> {
+    const queued = this.queued.get(run);
+    if (queued) return queued;
+    const next = (this.syncs.get(run) ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => {
+        this.queued.delete(run);
+        return this.writeResults(run);
+      });
+    this.queued.set(run, next);
+    this.syncs.set(run, next);
+    return next;
+  }
+
+  private async writeResults(run: string): Promise<void> {
     const { store, onWarning } = this.options;
     const tasks = await mergeTasksFile(store, run, [], onWarning);
     const order = tasks.map((t) => t.task_id);

@@ -147,6 +147,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     verify: options.verify ?? defaultVerify,
     ...(options.judge ? { judgeReward: judgeReward(options.judge, store) } : {}),
     policyName,
+    onWarning: warn,
   };
   const pool = new SessionPool(ctx, { maxSessions: options.maxSessions ?? 8, idleTimeoutMs: options.idleTimeoutMs ?? 300_000, emit });
   const authorized = (req: IncomingMessage) => options.token === undefined || bearerMatches(req.headers.authorization, options.token);

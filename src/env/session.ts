@@ -42,6 +42,7 @@ export interface SessionContext {
   readonly judgeReward?: (input: { readonly run: string; readonly taskId: string }) => Promise<number | null>;
   /** The policy name written in the episodes (`env`). */
   readonly policyName: string;
+  readonly onWarning: (message: string) => void;
 }
 
 type Event = { kind: 'observe'; input: PolicyInput } | { kind: 'end'; result: AttemptTaskResult } | { kind: 'fail'; error: unknown };
@@ -147,8 +148,9 @@ export class EnvSession {
         }),
     };
     const source = this.ctx.tasks.rewardSource(r.task, this.ctx.judgeReward !== undefined);
+    let result: AttemptTaskResult;
     try {
-      const result = await attemptTask({
+      result = await attemptTask({
         task: r.task,
         policy,
         host: this.ctx.host,
@@ -171,13 +173,15 @@ export class EnvSession {
       const committed = await r.claimed.claim.commit();
       if (committed === 'duplicate') throw new Error(`another server recorded ${r.task.task_id} in ${r.claimed.run} first; this episode was moved aside`);
       r.episodeDir = path.posix.join(r.claimed.run, r.task.task_id);
-      await this.ctx.slots.syncResults(r.claimed.run);
-      post({ kind: 'end', result });
     } catch (error) {
       post({ kind: 'fail', error });
+      return;
     } finally {
       await r.claimed.claim.release().catch(() => {});
     }
+    // The episode is published: the reply goes out now, results.jsonl follows (a reader re-derives it if we die).
+    post({ kind: 'end', result });
+    await this.ctx.slots.syncResults(r.claimed.run).catch((error: unknown) => this.ctx.onWarning(`${r.claimed.run}: results.jsonl not updated: ${describeError(error)}`));
   }
 
   // The episode's next event as a reply: an observation, the end with its reward, or an error.
