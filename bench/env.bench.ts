@@ -114,6 +114,8 @@ async function main(): Promise<void> {
     const sites = sandbox.catalog.split().train;
     const tasks = sites.flatMap((s) => sandbox.catalog.tasks(s)?.human.slice(0, 1) ?? []).slice(0, Math.max(...SIZES));
     await (await host.browser()).version();
+    // The sites' data is built on first use: built here, so that neither side pays it.
+    for (const task of tasks) await (await fetch(`${sandbox.url}${task.start_path}`)).arrayBuffer();
     const idle = rssMiB();
     const bytes: number[] = [];
     process.stdout.write(`env server vs in-process harness: ${STEPS} steps per episode, ${THINK_MS} ms think time, sandbox pages; idle RSS ${idle.toFixed(0)} MiB (node + Chromium), ${os.cpus().length} CPUs\n`);
