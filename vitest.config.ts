@@ -12,6 +12,7 @@ const SLOW = [
   'test/cli-judge.test.ts',
   'test/claims.test.ts',
   'test/cli-pipeline.test.ts',
+  'test/env-server.test.ts',
   'test/examples.test.ts',
   'test/export.test.ts',
   'test/faults.test.ts',

@@ -10,6 +10,7 @@ import { register as registerJudgeLab } from './cli/judge-lab';
 import { register as registerPipeline } from './cli/pipeline';
 import { register as registerPropose } from './cli/propose';
 import { register as registerRelabel } from './cli/relabel';
+import { register as registerEnv } from './cli/env';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
 import { register as registerSlurm } from './cli/slurm';
@@ -22,7 +23,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers, registerRelabel];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers, registerRelabel, registerEnv];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * `miniweb-taskgen/schemas`: the zod schema of every on-disk format (tasks, sitemaps, episodes, judge records,
- * rows, reports, the lab's report, provenance, claims and episodes' step maps), to validate files in your own
+ * rows, reports, the lab's report, provenance, claims and episodes' step maps; the environment server's messages), to validate files in your own
  * code. The types, their `z.infer`, come from the main entry too.
  * @example
  * import { TaskSchema } from 'miniweb-taskgen/schemas';
@@ -31,3 +31,4 @@ export { ProvenanceSchema } from './rows/provenance';
 export { LabelsReportSchema } from './rows/labels-format';
 export { WrittenVerifierSchema } from './verifiers';
 export { RelabelParentSchema } from './relabel/record';
+export { EnvActionSchema, EnvObservationSchema, EnvResetSchema, EnvStateSchema } from './env/protocol';

@@ -150,7 +150,7 @@ export {
   type PassAtKPoint,
   type TaskTries,
   type TryOutcome,
-  type RewardSource,
+  type TrySuccessSource,
   type ReadPassAtKOptions,
 } from './validate';
 
@@ -252,6 +252,25 @@ export {
   type RelabelStageSummary,
   type ReportStageSummary,
 } from './pipeline';
+// Rollouts for RL: the tasks, their verifiers and the harness served as an OpenEnv environment, and its client.
+export {
+  serveEnv,
+  connectEnv,
+  EnvServerError,
+  ENV_ERROR_CODES,
+  type ServeEnvOptions,
+  type EnvServer,
+  type EnvEvent,
+  type ConnectEnvOptions,
+  type EnvClient,
+  type EnvAction,
+  type EnvErrorCode,
+  type EnvObservation,
+  type EnvReset,
+  type EnvState,
+  type EnvStepResult,
+  type RewardSource,
+} from './env';
 // Check before spending: what a run will need (browser, models' servers, sites, out dirs), without a paid call.
 export { preflight, type PreflightOptions, type PreflightReport, type PreflightCheck } from './preflight';
 

@@ -6,5 +6,5 @@
  * @module
  */
 export { formatScore, scoreGroups, scoreJudge, wilsonInterval, type JudgePair, type VerifiedJudgment } from './validate/score';
-export { passAtK, passAtKCurve, readPassAtK, PASS_AT_K_INTERVAL, type PassAtKCurve, type PassAtKPoint, type PassAtKReport, type ReadPassAtKOptions, type RewardSource, type TaskTries, type TryOutcome } from './validate/pass-at-k';
+export { passAtK, passAtKCurve, readPassAtK, PASS_AT_K_INTERVAL, type PassAtKCurve, type PassAtKPoint, type PassAtKReport, type ReadPassAtKOptions, type TrySuccessSource, type TaskTries, type TryOutcome } from './validate/pass-at-k';
 export { readVerifierResults, runValidate, type ValidateOptions, type ValidateResult, type ValidateShardResult } from './validate/run';

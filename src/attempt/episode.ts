@@ -94,6 +94,11 @@ export interface AttemptTaskOptions {
   readonly signal?: AbortSignal;
   /** Called after each step with what it did. */
   readonly onStep?: (step: StepInfo) => void;
+  /**
+   * Fields added to `episode.json` once the verdict is known (the environment server marks its episodes with
+   * their reward); they never replace the episode's own fields.
+   */
+  readonly annotate?: (verdict: { readonly ok: boolean | undefined; readonly checks: readonly unknown[] | undefined }) => Record<string, unknown>;
 }
 
 /** A finished, recorded episode. */
@@ -166,6 +171,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     const ok = verdict?.ok;
     const ended = new Date();
     const episode: Episode = {
+      ...options.annotate?.({ ok, checks: verdict?.checks }),
       task,
       outcome: run.outcome,
       steps: run.history.length,

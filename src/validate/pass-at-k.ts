@@ -17,7 +17,7 @@ import { runTries } from '../files/tries';
 import type { FileStore } from '../files/types';
 
 /** Where a try's success came from: the task's verifier, else the judge. */
-export type RewardSource = 'verifier' | 'judge';
+export type TrySuccessSource = 'verifier' | 'judge';
 
 /** One try of a task as pass@k counts it. */
 export interface TryOutcome {
@@ -28,7 +28,7 @@ export interface TryOutcome {
   /** Whether it succeeded; `null` when it has neither a verifier result nor a current judge verdict (not counted). */
   readonly success: boolean | null;
   /** Where `success` came from; `null` with it. */
-  readonly source: RewardSource | null;
+  readonly source: TrySuccessSource | null;
   /** Whether the judge said SUCCESS of this episode (a record made from another recording is not its): `null` when none. */
   readonly verdict: boolean | null;
   /** The episode's steps. */

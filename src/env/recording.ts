@@ -1,0 +1,120 @@
+/**
+ * Where a session's episode is recorded: the first try of its task that is neither finished nor held, `<out>/<id>/`
+ * for the first session of a task, then `<out>/_tries/<n>/<id>/` (`tryRunDir`), claimed with the attempt step's
+ * claims so that any number of servers may share one out dir; published by one rename, or nothing at all.
+ * @module
+ */
+import type { FileStore } from '../files/types';
+import type { Task } from '../core/schemas';
+import { MAX_TRIES, tryRunDir } from '../files/layout';
+import { EpisodeClaims, type HeldClaim } from '../attempt/claims';
+import { mergeTasksFile, readFinished, scanRun, syncResults } from '../attempt/run-dir';
+import { claimSetup, type StageSetup } from '../files/setup';
+
+/** A claimed try of a task: record into `claim.staging`, then commit. */
+export interface ClaimedTry {
+  /** The try's run dir. */
+  readonly run: string;
+  /** The try number, 1 for the out dir itself. */
+  readonly n: number;
+  readonly claim: HeldClaim;
+  /** The set-up digest of the try's run dir. */
+  readonly setup: string;
+}
+
+/** Options of {@link EpisodeSlots}. */
+export interface EpisodeSlotsOptions {
+  readonly store: FileStore;
+  readonly out: string;
+  /** A claim older than this is stale (a dead server's): the episode time limit. */
+  readonly staleMs: number;
+  /** The run dirs' set-up (policy `env`, max steps, site prefix, server). */
+  readonly setup: StageSetup;
+  readonly onWarning: (message: string) => void;
+}
+
+/** The out dir's tries, claimed for sessions. */
+export class EpisodeSlots {
+  private readonly claims = new Map<number, EpisodeClaims>();
+  private readonly setups = new Map<number, Promise<string>>();
+  /** Task ids already in each try's `tasks.jsonl` (written by this process). */
+  private readonly merged = new Map<number, Set<string>>();
+  /** Per run dir: the results sync running or last run, and the one waiting to start. */
+  private readonly syncs = new Map<string, Promise<void>>();
+  private readonly queued = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: EpisodeSlotsOptions) {}
+
+  /** Claims the first free try of `task` (its run dir gets the task and the set-up first). */
+  async claim(task: Task): Promise<ClaimedTry> {
+    const { store } = this.options;
+    for (let n = 1; n <= MAX_TRIES; n++) {
+      const run = tryRunDir(this.options.out, n);
+      if (await readFinished(store, run, task.task_id)) continue;
+      const claims = this.claimsOf(n, run);
+      const got = await claims.acquire(task.task_id, async () => (await readFinished(store, run, task.task_id)) !== null);
+      if (got.kind !== 'claimed') continue;
+      try {
+        for (const aside of got.claim.asides) this.options.onWarning(`episode ${task.task_id}: a dead server's partial episode was moved to ${aside}`);
+        const setup = await this.setupOf(n, run);
+        const merged = this.merged.get(n) ?? new Set<string>();
+        if (!merged.has(task.task_id)) await mergeTasksFile(store, run, [task], this.options.onWarning);
+        merged.add(task.task_id);
+        this.merged.set(n, merged);
+        return { run, n, claim: got.claim, setup };
+      } catch (error) {
+        await got.claim.release();
+        throw error;
+      }
+    }
+    throw new Error(`task ${task.task_id} has ${MAX_TRIES} episodes in ${this.options.out} (finished or in progress): no try is left`);
+  }
+
+  /**
+   * After a commit: `results.jsonl` of the try's run dir from its finished episodes. Calls while one is waiting to
+   * start share it (it will see their episodes), so episodes ending together cost one rewrite, not one each.
+   */
+  syncResults(run: string): Promise<void> {
+    const queued = this.queued.get(run);
+    if (queued) return queued;
+    const next = (this.syncs.get(run) ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => {
+        this.queued.delete(run);
+        return this.writeResults(run);
+      });
+    this.queued.set(run, next);
+    this.syncs.set(run, next);
+    return next;
+  }
+
+  private async writeResults(run: string): Promise<void> {
+    const { store, onWarning } = this.options;
+    const tasks = await mergeTasksFile(store, run, [], onWarning);
+    const order = tasks.map((t) => t.task_id);
+    const finished = await scanRun(store, run, order, { onWarning });
+    if (tasks.some((t) => t.verifier) || [...finished.values()].some((f) => f.ok !== undefined)) await syncResults(store, run, order, finished, onWarning);
+  }
+
+  private claimsOf(n: number, run: string): EpisodeClaims {
+    let claims = this.claims.get(n);
+    if (!claims) {
+      claims = new EpisodeClaims({ store: this.options.store, run, staleMs: this.options.staleMs });
+      this.claims.set(n, claims);
+    }
+    return claims;
+  }
+
+  private setupOf(n: number, run: string): Promise<string> {
+    let digest = this.setups.get(n);
+    if (!digest) {
+      digest = (async () => {
+        await this.options.store.mkdir(run);
+        return (await claimSetup({ store: this.options.store, dir: run, setup: this.options.setup })).digest;
+      })();
+      digest.catch(() => this.setups.delete(n));
+      this.setups.set(n, digest);
+    }
+    return digest;
+  }
+}
