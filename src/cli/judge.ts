@@ -165,16 +165,19 @@ export function register(program: Command): void {
       const { options, meter, stop } = await judgePass(flags);
       const dirs = flags.tries ? (await runTries(nodeStore(), run)).map((t) => t.dir) : [run];
       await checkBeforeSpending({ models: [{ role: 'judge', llm: options.llm }], outDirs: dirs.map(judgeDirOf) });
+      const results: JudgeResult[] = [];
       try {
         for (const dir of dirs) {
           const result = await runJudge({ run: dir, ...options });
+          results.push(result);
           process.stdout.write(`${dir === run ? '' : `${dir}: `}${formatJudgeSummary(result.summary)}\n`);
           for (const line of formatSetupCounts('judge', result.bySetup, { noun: 'records', success: 'SUCCESS' })) process.stderr.write(`${line}\n`);
-          exitIfUnjudged(result.summary, result);
         }
       } finally {
         stop();
       }
+      // The usage, then what was left unjudged: the causes are the last lines a user reads.
       process.stderr.write(`${formatUsage(meter.summary())}\n`);
+      for (const result of results) exitIfUnjudged(result.summary, result);
     });
 }
