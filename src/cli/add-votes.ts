@@ -21,6 +21,8 @@ export interface AddVotesHintInput {
   readonly report: LabelsReport;
   /** What selects the rows again, in words (`this taskgen rows command`, `the pipeline with --only rows`). */
   readonly again: string;
+  /** The records are the sandbox's stand-in judge's, which `taskgen judge` cannot call: say how to add them in code. */
+  readonly standIn?: boolean;
   readonly store?: FileStore;
 }
 
@@ -37,6 +39,12 @@ export async function addVotesHint(input: AddVotesHintInput): Promise<string[]> 
   const votes = Math.min(MAX_VOTES, Math.max(3, ...report.configs.map((c) => c.votes + 2)));
   if (report.configs.some((c) => c.votes >= MAX_VOTES)) return [`to add votes: ${MAX_VOTES} votes, the most a variant may ask for, were measured already; score more episodes instead (--scored)`];
   const name = `votes-${votes}`;
+  if (input.standIn) {
+    return [
+      `to add votes: the stand-in judge answers only in code: runJudge({ run, llm: sandboxJudge({ runDir: run }), variant: { ...(await resolveVariant('seed')), name: '${name}', votes: ${votes}, temperature: 0.7 } }) ` +
+        `for the run and its scored runs (as bench/labels.bench.ts does), then ${input.again}`,
+    ];
+  }
   const file = `${name}.json`;
   const model = (await readRecordSets(store, run)).find((s) => s.records === 'judge')?.model;
   const spec = JSON.stringify({ name, base: 'seed', votes, temperature: 0.7 });

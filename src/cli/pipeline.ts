@@ -66,7 +66,8 @@ async function pipelineAction(flags: PipelineFlags): Promise<void> {
     const summary = await runPipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
     process.stdout.write(`${formatPipelineSummary(summary)}\n`);
     const labels = summary.stages.rows?.labels;
-    const hint = labels ? await addVotesHint({ run: summary.layout.run, report: labels, again: 'the pipeline with --only rows' }) : [];
+    const standInJudge = sandbox !== undefined && !models.judge;
+    const hint = labels ? await addVotesHint({ run: summary.layout.run, report: labels, again: 'the pipeline with --only rows', standIn: standInJudge }) : [];
     if (hint.length) process.stdout.write(`${hint.join('\n')}\n`);
     const standIns = standInRoles(models, runs);
     if (sandbox && standIns.length) process.stdout.write(`${standInNotice(sandbox, standIns)}\n`);
