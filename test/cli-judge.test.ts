@@ -78,4 +78,33 @@ describe('taskgen judge, validate, rows', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('expected an integer >= 0');
   });
+
+  it('rows --min-precision that nothing reaches names the command that adds votes, and that command adds them', async () => {
+    const out = `${run}-target`;
+    const rows = () => cli(['rows', run, '--out', out, '--tasks', path.join(run, 'tasks.jsonl'), '--min-precision', '0.9']);
+    const r = await rows();
+    expect(r.code).toBe(0);
+    // 2 of 2 judged successes right on the scored set (the run's results): a lower bound far below 0.9.
+    expect(r.stderr).toMatch(/no judge configuration reaches the precision target 0\.9: the best lower 95% bound is 0\.\d+ \(seed 1\/1: 2 of 2 right/);
+    const hint = r.stderr.split('\n');
+    const at = hint.findIndex((l) => l.startsWith('to add votes: write votes-3.json holding '));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const spec = JSON.parse(/holding (\{.*?\}), judge/.exec(hint[at]!)![1]!) as { name: string; votes: number };
+    expect(spec).toEqual({ name: 'votes-3', base: 'seed', votes: 3, temperature: 0.7 });
+    expect(hint[at + 1]).toBe(`  taskgen judge ${run} --variant votes-3.json --model gemini-3.5-flash`);
+    // The command as printed, the variant file written where it says (the test's dir, not the repo root).
+    const file = path.join(path.dirname(run), 'votes-3.json');
+    await fs.writeFile(file, JSON.stringify(spec));
+    const args = hint[at + 1]!.trim().split(' ').slice(1).map((a) => (a === 'votes-3.json' ? file : a));
+    const judged = await cli(args);
+    expect(judged.stderr).not.toMatch(/unknown option|error: /);
+    const lab = path.join(`${run}_judge`, 'lab', 'votes-3');
+    const record = JSON.parse(await fs.readFile(path.join(lab, 'tg-shop-00000001.json'), 'utf8')) as { votes: string[] };
+    expect(record.votes).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    // Selected again: the votes are measured now; still short of 0.9 on 4 episodes, so 5 votes are named next.
+    const again = await rows();
+    const labels = JSON.parse(await fs.readFile(`${out}_labels.json`, 'utf8')) as { configs: Array<{ name: string }> };
+    expect(labels.configs.map((c) => c.name)).toEqual(expect.arrayContaining(['lab:votes-3 2/3', 'lab:votes-3 3/3']));
+    expect(again.stderr).toContain('to add votes: write votes-5.json holding ');
+  });
 });

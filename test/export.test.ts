@@ -71,6 +71,7 @@ describe('taskgen export', () => {
       expect(r).toMatchObject({ run_id: 'demo', proposer_model: 'stand-in-proposer', verdict: true, agent_model: 'stand-in-oracle', judge_model: 'stand-in-judge', judge_variant: 'seed' });
       expect(r.judge_prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.episode_id).toMatch(/^[0-9a-f]+$/);
+      expect(r.try).toBe(1n); // a run of one try: every row is the run dir's own
     }
     const loaded: StepRow[] = [];
     for await (const s of loadSteps(hf)) loaded.push(s);
@@ -101,6 +102,7 @@ describe('taskgen export', () => {
         expect(r.judge_reasoning).toBe(record.response);
         expect(r.verifier_ok).toBe(results.get(r.task_id) ?? null);
         expect(r.steps).toBe(BigInt(episode.steps as number));
+        expect(r.try).toBe(1n);
         const shots = r.screenshots as Array<{ bytes: Uint8Array }>;
         expect(shots.length).toBe(episode.steps);
         expect(shots[0]!.bytes).toEqual(new Uint8Array(await fs.readFile(path.join(demo, dir, r.task_id as string, 'screenshots', 'step_0.png'))));

@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runRows, type LabelsReport } from '../src/index';
+import { memorySource, runPipeline, runRows, type LabelsReport } from '../src/index';
 import { LabelsReportSchema, ProvenanceSchema } from '../src/formats';
 import { rng, rowsText, tempDir, writeRun, type EpisodeFixture } from './helpers/runs';
 
@@ -122,5 +122,98 @@ describe('labels', () => {
 
   it('refuses a target outside 0 to 1, naming the option', async () => {
     await expect(rows('rows-bad', 1.5)).rejects.toThrow(/minPrecision.*between 0 and 1/);
+  });
+
+  it('the pipeline passes minPrecision to its rows stage and returns the labels outcome', async () => {
+    // The fixture's dir is a pipeline work dir (tasks.jsonl, run/, human/): its rows stage alone, no model needed.
+    const summary = await runPipeline({ dir, source: memorySource({ sitemaps: {} }), only: ['rows'], minPrecision: 0.999 });
+    const labels = summary.stages.rows!.labels;
+    expect(labels.min_precision).toBe(0.999);
+    expect(labels.judge).toBeNull();
+    expect(labels.target).toMatch(/no judge configuration reaches the precision target 0\.999/);
+    expect(summary.stages.rows!.picked).toEqual([hand.ok]);
+    await expect(runPipeline({ dir, source: memorySource({ sitemaps: {} }), only: ['rows'], minPrecision: 2 })).rejects.toThrow(/minPrecision/);
+  });
+});
+
+/**
+ * Labels per try: each candidate is labelled from its own try's run dir (`<run>/_tries/<n>/`): its verifier results
+ * and its judge records, never try 1's for it.
+ */
+describe('labels of a run with tries', () => {
+  let work: string;
+  // `verified`: try 1's judged success its verifier failed, try 2's it passed. `votes`: judge-only, try 1 judged NOT
+  // SUCCESS by its 3 votes, try 2 SUCCESS by 2 of 3. `single`: try 1 SUCCESS by 3 votes, try 2 (shorter) by a single
+  // verdict, which no 3-vote configuration accepts.
+  const ids = { verified: 'tg-site-00-verified', votes: 'tg-site-01-votes', single: 'tg-site-02-single' };
+  const record = (taskId: string, votes: readonly string[] | null) =>
+    JSON.stringify({
+      task_id: taskId, verdict: true, response: '{}', model: 'judge-x',
+      predicted_label: votes ? (votes.filter((v) => v === 'SUCCESS').length * 2 > votes.length ? 1 : 0) : 1,
+      ...(votes ? { variant: 'votes-3', votes } : {}),
+    });
+  const S = 'SUCCESS';
+  const N = 'NOT SUCCESS';
+
+  beforeAll(async () => {
+    work = await tempDir('labels-tries-');
+    const task = (taskId: string, site: string, verifier: boolean) => ({ task_id: taskId, site, instruction: taskId, start_path: '/', task_kind: 'action', kind: 'proposed', ...(verifier ? { verifier: { answer: { contains: 'y' } } } : {}) });
+    const tasks = [task(ids.verified, 'site-00', true), task(ids.votes, 'site-01', false), task(ids.single, 'site-02', false)];
+    await fs.mkdir(work, { recursive: true });
+    await fs.writeFile(path.join(work, 'tasks.jsonl'), tasks.map((t) => `${JSON.stringify(t)}\n`).join(''));
+    const run = path.join(work, 'run');
+    await writeRun(run, [
+      { taskId: ids.verified, rows: rowsText(2, ids.verified), record: record(ids.verified, [S, S, S]) },
+      { taskId: ids.votes, record: record(ids.votes, [N, N, N]) },
+      { taskId: ids.single, rows: rowsText(4, ids.single), record: record(ids.single, [S, S, S]) },
+    ], tasks);
+    await fs.writeFile(path.join(run, 'results.jsonl'), `${JSON.stringify({ task_id: ids.verified, ok: false })}\n`);
+    const try2 = path.join(run, '_tries', '2');
+    await writeRun(try2, [
+      { taskId: ids.verified, rows: rowsText(3, ids.verified), record: record(ids.verified, [S, S, S]) },
+      { taskId: ids.votes, rows: rowsText(2, ids.votes), record: record(ids.votes, [S, S, N]) },
+      { taskId: ids.single, rows: rowsText(2, ids.single), record: record(ids.single, null) },
+    ], tasks);
+    await fs.writeFile(path.join(try2, 'results.jsonl'), `${JSON.stringify({ task_id: ids.verified, ok: true })}\n`);
+    // The scored set: a human run whose 3 votes were all right, 60 times.
+    const human = Array.from({ length: 60 }, (_, i) => `hu-site-00-${String(i).padStart(4, '0')}`);
+    await writeRun(path.join(work, 'human'), human.map((taskId) => ({ taskId, record: record(taskId, [S, S, S]) })), human.map((id) => task(id, 'site-00', true)));
+    await fs.writeFile(path.join(work, 'human', 'results.jsonl'), human.map((id) => `${JSON.stringify({ task_id: id, ok: true })}\n`).join(''));
+  });
+
+  async function triesRows(out: string, pick: 'shortest' | 'first' | 'all', minPrecision?: number) {
+    const result = await runRows({ run: path.join(work, 'run'), out: path.join(work, out), tasks: path.join(work, 'tasks.jsonl'), pick, ...(minPrecision !== undefined ? { minPrecision } : {}) });
+    const provenance = (await fs.readFile(path.join(work, `${out}_provenance.jsonl`), 'utf8')).split('\n').filter(Boolean).map((l) => ProvenanceSchema.parse(JSON.parse(l)));
+    return { result, provenance, labels: result.labels };
+  }
+
+  it.each(['shortest', 'first'] as const)('--pick %s takes the try its verifier passed, labelled verifier, over a judged success its verifier failed', async (pick) => {
+    const { result, provenance, labels } = await triesRows(`rows-${pick}`, pick);
+    expect(result.picked).toContain(ids.verified);
+    expect(result.tries.get(ids.verified)).toBe(2);
+    expect(provenance.find((p) => p.task_id === ids.verified)).toMatchObject({ label_source: 'verifier', try: 2 });
+    expect(labels.left_out.map((l) => l.task_id)).not.toContain(ids.verified);
+    expect(labels.disagreements).toEqual([]);
+    // Its rows are try 2's: 3 steps.
+    expect((await fs.readFile(path.join(work, `rows-${pick}`, ids.verified, 'rows.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(3);
+  });
+
+  it('--pick all keeps both tries: try 1 left out by its own verifier, try 2 selected by its own', async () => {
+    const { result, labels } = await triesRows('rows-all-tries', 'all');
+    expect(result.picked).toContain(`_tries/2/${ids.verified}`);
+    expect(result.picked).not.toContain(ids.verified);
+    expect(labels.disagreements.map((d) => d.task_id)).toEqual([ids.verified]);
+  });
+
+  it('a precision target decides a try-2 judge-only candidate on try 2\'s own judge records', async () => {
+    const { result, provenance, labels } = await triesRows('rows-target', 'shortest', 0.9);
+    expect(labels.judge).toBe('votes-3 2/3');
+    // votes: try 1 said NOT SUCCESS 3 times, try 2 SUCCESS 2 of 3: accepted on try 2's votes.
+    expect(result.picked).toContain(ids.votes);
+    expect(provenance.find((p) => p.task_id === ids.votes)).toMatchObject({ label_source: 'judge', try: 2 });
+    // single: try 1 had 3 SUCCESS votes, but the shorter try 2 picked has a single verdict: not this configuration's.
+    expect(labels.left_out).toContainEqual(expect.objectContaining({ task_id: ids.single, reason: 'left out: below the precision target' }));
+    // The configuration's count is of the candidates' own tries: votes only.
+    expect(labels.configs.find((c) => c.name === 'votes-3 2/3')).toMatchObject({ episodes: 1, rows: 2 });
   });
 });

@@ -203,6 +203,17 @@ describe('several tries per task', () => {
     expect([...seen.keys()].sort()).toEqual(ids.flatMap((id) => Array.from({ length: K }, (_, i) => `${id}#${i + 1}`)).sort());
     for (const id of ids) expect(new Set(ids.length ? [...seen].filter(([k]) => k.startsWith(`${id}#`)).map(([, f]) => f) : []).size, id).toBe(1);
     expect(await readFile(path.join(out, 'README.md'), 'utf8')).toContain('## Several tries per task: pass@k');
+    // The steps name the picked try (the rows step's `--pick shortest`): a row of a try past the first says which.
+    const picked = new Map((await lines(path.join(config.dir, 'rows_provenance.jsonl'))).map((l) => JSON.parse(l) as { task_id: string; try?: number }).map((p) => [p.task_id, p.try ?? 1]));
+    const steps = (await readdir(path.join(out, 'data', 'steps'))).sort();
+    const stepTries = new Map<string, number>();
+    for (const f of steps) {
+      for (const row of (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out, 'data', 'steps', f)), utf8: false })) as Array<Record<string, unknown>>) {
+        stepTries.set(text(row.task_id), Number(row.try));
+      }
+    }
+    expect(stepTries).toEqual(picked);
+    expect([...stepTries.values()].some((n) => n > 1), 'a picked try past the first').toBe(true);
   });
 
   it('taskgen attempt --attempts 2 killed with SIGKILL and run again makes the same tries, none twice', async () => {

@@ -46,6 +46,7 @@ export interface PipelineFlags {
   thinking: boolean;
   attempts: number;
   pick: 'shortest' | 'first' | 'all';
+  minPrecision?: number;
   agentTemperature?: number;
   agentSeed?: number;
   serveQwen: boolean;
@@ -106,6 +107,12 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--thinking', 'let the agent think before acting', false)
     .option('--attempts <k>', 'tries per task, each its own episode (try n >= 2 in <dir>/run/_tries/<n>/); the summary and report show pass@k', integer(1), 1)
     .addOption(new Option('--pick <which>', "which successful tries of a task become rows").choices(['shortest', 'first', 'all']).default('shortest'))
+    .option(
+      '--min-precision <p>',
+      'a precision target for judge-only rows, as taskgen rows --min-precision: the judge configuration with the most rows whose lower 95% bound ' +
+        'on precision on the scored sets (the run, the human run) is at least p; judge-only episodes it does not accept are left out',
+      numberBetween(0, 1),
+    )
     .option('--agent-temperature <t>', "the agent's sampling temperature (default 0, or 1 with --attempts above 1)", numberBetween(0, 2))
     .option('--agent-seed <n>', "the agent's sampling seed of try 1 (try n: seed + n - 1)", integer(0))
     .option('--serve-qwen', 'start vLLM with the agent model for this run (and stop it at the end)', false)

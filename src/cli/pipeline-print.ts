@@ -12,7 +12,7 @@ import { formatSetupCounts, type SetupCount } from '../files/setup-counts';
 import { proposePrinter } from './propose';
 import { reportPrinter } from './report';
 import { relabelPrinter } from './relabel';
-import { rowsPrinter } from './rows';
+import { labelsLine, rowsPrinter } from './rows';
 import { formatPassAtK } from './format-pass-at-k';
 
 interface Printer {
@@ -164,6 +164,7 @@ export function formatPipelineSummary(summary: PipelineResult): string {
   const { layout: l, stages } = summary;
   const out = [`\n== summary (${seconds(summary.ms)}, work dir ${l.dir}/)`];
   for (const stage of Object.keys(stages) as PipelineStage[]) out.push(stageLine(stage, stages[stage] as never));
+  if (stages.rows) out.push(...labelsLine(stages.rows.labels).split('\n').map((line) => `${'labels'.padEnd(9)} ${line.replace(/^labels: /, '')}`));
   for (const { stage, reason } of summary.skipped) out.push(`${stage.padEnd(9)} not run (${reason})`);
   out.push(...setupLines(stages));
   const relabeled = relabelGain(stages);

@@ -47,6 +47,7 @@ export function buildConfig(
     relabelK: flags.relabelK,
     ...(flags.attempts > 1 ? { attempts: flags.attempts } : {}),
     ...(flags.pick !== 'shortest' ? { pick: flags.pick } : {}),
+    ...(flags.minPrecision !== undefined ? { minPrecision: flags.minPrecision } : {}),
     ...(flags.agentTemperature !== undefined ? { agentTemperature: flags.agentTemperature } : {}),
     ...(flags.agentSeed !== undefined ? { agentSeed: flags.agentSeed } : {}),
     ...(setup.agent ? { agent: setup.agent, agentThinking: flags.thinking } : sandbox ? { policy: sandbox.policy } : {}),

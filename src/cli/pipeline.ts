@@ -13,6 +13,7 @@ import { runPipeline } from '../pipeline/run';
 import { stagesToRun } from '../pipeline/plan';
 import type { PipelineStage } from '../pipeline/types';
 import { formatPipelineSummary, pipelinePrinter } from './pipeline-print';
+import { addVotesHint } from './add-votes';
 import { agentModel } from './pipeline-agent';
 import { runPipelineLab } from './pipeline-lab';
 import { resolveShard } from './shard';
@@ -64,6 +65,10 @@ async function pipelineAction(flags: PipelineFlags): Promise<void> {
     const printer = pipelinePrinter({ perSite: config.perSite, progress: flags.progress });
     const summary = await runPipeline({ ...config, onEvent: printer.onEvent }).finally(printer.stop);
     process.stdout.write(`${formatPipelineSummary(summary)}\n`);
+    const labels = summary.stages.rows?.labels;
+    const standInJudge = sandbox !== undefined && !models.judge;
+    const hint = labels ? await addVotesHint({ run: summary.layout.run, report: labels, again: 'the pipeline with --only rows', standIn: standInJudge }) : [];
+    if (hint.length) process.stdout.write(`${hint.join('\n')}\n`);
     const standIns = standInRoles(models, runs);
     if (sandbox && standIns.length) process.stdout.write(`${standInNotice(sandbox, standIns)}\n`);
     if (!summary.complete) process.exitCode = 1;

@@ -7,6 +7,7 @@ import type { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { pyDumps } from '../core/py/dumps';
 import { DEFAULT_BUDGET, runRows, type LabelsReport, type RowsEvent } from '../rows';
+import { addVotesHint } from './add-votes';
 import { integer, numberBetween, progressOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
 import { DEFAULT_TASKS_FILE } from './propose';
@@ -46,7 +47,7 @@ export function register(program: Command): void {
     .addOption(new Option('--pick <which>', "which successful tries of a task become rows (a run with <run>/_tries/): the one with the fewest steps, the first, or all").choices(['shortest', 'first', 'all']).default('shortest'))
     .action(async (run: string, flags: RowsFlags) => {
       const printer = rowsPrinter({ progress: flags.progress });
-      const { report, skipped } = await runRows({
+      const { report, skipped, labels } = await runRows({
         run,
         out: flags.out,
         tasks: flags.tasks,
@@ -61,6 +62,7 @@ export function register(program: Command): void {
         printer.stop,
       );
       process.stdout.write(`${pyDumps(skipped.length > 0 ? { ...report, skipped: skipped.length } : report)}\n`);
+      for (const line of await addVotesHint({ run, report: labels, again: 'this taskgen rows command' })) process.stderr.write(`${line}\n`);
       if (skipped.length > 0) {
         process.stderr.write(`${skipped.length} judged episodes left out of the rows (named above); the rows written are the rest\n`);
         process.exitCode = 1;
@@ -87,8 +89,8 @@ export function rowsPrinter(options: PrinterOptions = {}): { onEvent: (event: Ro
   return { onEvent, stop: () => bar?.stop() };
 }
 
-// One line on the labels: rows per source, the judge configuration and its precision, the estimate; why, when the target took no judge-only rows.
-function labelsLine(report: LabelsReport): string {
+/** One line on the labels: rows per source, the judge configuration and its precision, the estimate; why, when the target took no judge-only rows. */
+export function labelsLine(report: LabelsReport): string {
   const sources = report.sources.filter((s) => s.episodes > 0).map((s) => `${s.source} ${s.rows} rows`).join(', ') || 'no rows';
   const judge = report.configs.find((c) => c.name === report.judge)?.precision;
   const est = report.estimate;

@@ -63,7 +63,7 @@ export const ENTRY_SCHEMAS = {
     humanTasks: z.union([pathText, z.array(TaskSchema)]).optional(), humanPerSite: countInt.optional(), perSite: countInt.optional(), batch: positiveInt.optional(),
     seed: z.number().int().optional(), proposeWorkers: positiveInt.optional(), concurrency: positiveInt.optional(), maxSteps: positiveInt.optional(),
     episodeTimeoutMs: positiveMs.optional(), actionTimeoutMs: positiveMs.optional(), stopAfterFailures: countInt.optional(), judgeWorkers: positiveInt.optional(),
-    budget: countInt.optional(), attempts: z.number().int().min(1).optional(), pick: pick.optional(),
+    budget: countInt.optional(), attempts: z.number().int().min(1).optional(), pick: pick.optional(), minPrecision: z.number().min(0).max(1).optional(),
     agentTemperature: z.number().min(0).optional(), agentSeed: z.number().int().optional(),
   }),
   runExport: z.looseObject({ ...common, run: pathText, out: pathText, rows: pathText.optional(), validate: pathText.optional(), humanRun: pathText.optional(), rowGroupRows: positiveInt.optional(), overwrite: z.boolean().optional() }),

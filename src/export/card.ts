@@ -118,8 +118,9 @@ export function datasetCard(input: CardInput): { frontMatter: Record<string, unk
       '`task_kind`, `proposer_model`, `agent_model`, `judge_model`, `judge_variant`, `judge_prompt_sha256` (sha256 ' +
       'of the judge\'s exact prompt template), `verdict`, `verifier_ok` (null where no verifier ran) and ' +
       '`library_version`, `agent_setup` and `judge_setup` (the digests of the set-ups that recorded the episode ' +
-      'and wrote its verdict, as the run dir\'s `_setup/` records them; null where unknown), and `label_source` ' +
-      '(where its label came from: see Labels).',
+      'and wrote its verdict, as the run dir\'s `_setup/` records them; null where unknown), `label_source` ' +
+      '(where its label came from: see Labels), and `try` (1 for the run dir\'s own episode, n for try n of a run with ' +
+      'several tries per task: the try a row was picked from).',
     '',
   ].join('\n');
   return { frontMatter, text: `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}` };

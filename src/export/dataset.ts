@@ -19,7 +19,7 @@ import { LabelsReportSchema } from '../rows/labels-format';
 import { RowsReportSchema, TaskSchema, ValidateReportSchema, type ValidateReport } from '../core/schemas';
 import { datasetCard, type CardConfig } from './card';
 import { EPISODE_FEATURES, STEP_FEATURES, TASK_FEATURES } from './features';
-import { planEpisodes, planSteps, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
+import { planEpisodes, planSteps, tryOf, readEvidence, readStepRows, type PlannedEpisode, type PlannedSteps } from './gather';
 import { loadParquetWriter, ShardWriter } from './parquet';
 import { checkEntry } from '../core/check';
 import { groupCuts, planRollouts, rolloutRow, ROLLOUT_FEATURES } from './rollouts';
@@ -209,7 +209,7 @@ async function writeSteps(store: FileStore, steps: readonly PlannedSteps[], writ
         images.push({ bytes: await store.readBytes(path.posix.join(planned.dir, image)), path: `${planned.taskId}/${image}` });
       }
       const messages = row.messages.map((m) => ({ role: m.role, content: m.content }));
-      writer.add({ messages, images, step, ...planned.provenance });
+      writer.add({ messages, images, step, ...planned.provenance, try: tryOf(planned.provenance) });
       progress(++done);
     }
   }
@@ -238,6 +238,7 @@ async function writeEpisodes(store: FileStore, episodes: readonly PlannedEpisode
       data_changes: evidence.changes,
       judge_reasoning: record?.response ?? null,
       ...provenance,
+      try: tryOf(provenance),
     });
     progress(++done);
   }

@@ -31,7 +31,7 @@ const bool: Feature = { kind: 'value', dtype: 'bool' };
 const image: Feature = { kind: 'image' };
 const list = (of: Feature): Feature => ({ kind: 'list', of });
 
-const PROVENANCE_TYPES: Record<Exclude<keyof Provenance, 'try'>, Feature> = {
+const PROVENANCE_TYPES: Record<keyof Provenance, Feature> = {
   run_id: string,
   task_id: string,
   episode_id: string,
@@ -50,10 +50,10 @@ const PROVENANCE_TYPES: Record<Exclude<keyof Provenance, 'try'>, Feature> = {
   agent_setup: string,
   judge_setup: string,
   label_source: string,
+  // 1 for the run dir itself, n for `<run>/_tries/<n>/`: a row of a picked try past the first says which it is.
+  try: int64,
 };
-// The try is a column of the `rollouts` config (one row per try); `steps` and `episodes` keep their columns
-// (their `episode_id` already tells two tries of one task apart).
-const provenanceFeatures: Features = PROVENANCE_FIELDS.filter((name) => name !== 'try').map((name) => [name, PROVENANCE_TYPES[name as keyof typeof PROVENANCE_TYPES]] as const);
+const provenanceFeatures: Features = PROVENANCE_FIELDS.map((name) => [name, PROVENANCE_TYPES[name]] as const);
 
 /** Config `steps`: one training step in chat form (ms-swift / LLaMA-Factory), its screenshot, its provenance. */
 export const STEP_FEATURES: Features = [

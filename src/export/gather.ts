@@ -93,6 +93,11 @@ export async function planEpisodes(
   return out;
 }
 
+/** The `try` column of `steps` and `episodes`: 1 for the run dir itself, n for `<run>/_tries/<n>/` (the provenance's `try`). */
+export function tryOf(provenance: Provenance): number {
+  return provenance.try ?? 1;
+}
+
 /**
  * The rows dir's selection: its episodes in `<rows>_provenance.jsonl` order (else name order), each checked
  * against the run: a judged success, copied from the episode the run holds now, every line whole, every image on

@@ -24,6 +24,8 @@ export interface StepRow extends Provenance {
   readonly images: readonly ImageValue[];
   /** The row's index in its episode's `rows.jsonl`. */
   readonly step: number;
+  /** The episode's try: 1 for the run dir itself, n for `<run>/_tries/<n>/`. */
+  readonly try: number;
 }
 
 /** A row of config `episodes`. */
@@ -52,6 +54,8 @@ export interface EpisodeRow extends Provenance {
   readonly data_changes: readonly string[];
   /** The judge's reply. */
   readonly judge_reasoning: string | null;
+  /** The episode's try: 1 (the config holds the run dir's episodes; every try is in config `rollouts`). */
+  readonly try: number;
 }
 
 /** Options of {@link loadSteps} and {@link loadEpisodes}. */

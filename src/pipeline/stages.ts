@@ -175,6 +175,7 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       tasks: layout.tasks,
       budget: ctx.config.budget ?? DEFAULT_BUDGET,
       ...(ctx.config.pick ? { pick: ctx.config.pick } : {}),
+      ...(ctx.config.minPrecision !== undefined ? { minPrecision: ctx.config.minPrecision } : {}),
       stale: 'remove', // the pipeline's own rows dir: earlier selections are removed
       store,
       // provenance: the run is named after the work dir, as `taskgen export` names it
@@ -182,7 +183,7 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
     const passAtK = (await triesOf(ctx, layout.run)).length > 1 ? await readPassAtK({ run: layout.run, store }) : null;
-    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows }, passAtK };
+    return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows }, passAtK, labels: selection.labels };
   });
 }
 

@@ -15,7 +15,7 @@ import type { LanguageModel } from '../models/types';
 import type { UsageMeter, UsageSummary, UsageTotals } from '../models/usage';
 import type { ProposeEvent } from '../propose';
 import type { ReportEvent } from '../report/write';
-import type { RowsEvent } from '../rows';
+import type { LabelsReport, RowsEvent } from '../rows';
 import type { WriteVerifiersEvent } from '../verifiers/run';
 import type { RelabelEvent, RelabelSummary } from '../relabel/run';
 import type { JudgeScoreWithIntervals, Outcome, RowsReport, Task } from '../core/schemas';
@@ -80,6 +80,12 @@ export interface PipelineOptions {
   readonly attempts?: number;
   /** Which successful tries of a task become rows (`runRows`'s `pick`). Default `shortest`. */
   readonly pick?: 'shortest' | 'first' | 'all';
+  /**
+   * A precision target for judge-only rows, 0 to 1 (`runRows`'s `minPrecision`): the judge configuration the records
+   * allow with the most rows whose lower 95% bound on precision on the scored sets (the run and `<dir>/human`) is at
+   * least this; judge-only episodes it does not accept are left out. Default none.
+   */
+  readonly minPrecision?: number;
   /**
    * Any policy instead of `agent`. The tokens it reports are counted under provider `policy` (priced only if
    * the meter's price table names its model).
@@ -321,6 +327,8 @@ export interface RowsStageSummary extends StageFigures {
   readonly pruned: number;
   /** pass@k of the run's tries (`readPassAtK`); `null` for a run of one try. */
   readonly passAtK: PassAtKReport | null;
+  /** Where the rows' labels came from, the judge configuration chosen, and why none reached the target (`<dir>/rows_labels.json`). */
+  readonly labels: LabelsReport;
 }
 
 /** `report`: the HTML reports. */

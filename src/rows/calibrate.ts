@@ -115,9 +115,16 @@ export function precisionOf(right: number, n: number, set: string): Precision | 
 
 /**
  * Every configuration the training run's records give, measured on the scored sets (pooled) and counted on the
- * run's judge-only candidates (`candidates`: task id to its rows).
+ * run's judge-only candidates (`candidates`: key to its rows). `tallyOf` finds a candidate's votes in the records of
+ * the configuration's set-up (default: the set's own, by key); a candidate of a try past the first has them in its
+ * try's records.
  */
-export function measureConfigs(run: readonly RecordSet[], scored: readonly ScoredSet[], candidates: ReadonlyMap<string, number>): JudgeConfig[] {
+export function measureConfigs(
+  run: readonly RecordSet[],
+  scored: readonly ScoredSet[],
+  candidates: ReadonlyMap<string, number>,
+  tallyOf: (key: string, set: RecordSet) => VoteTally | undefined = (key, set) => set.tallies.get(key),
+): JudgeConfig[] {
   const out: JudgeConfig[] = [];
   for (const set of run) {
     for (const key of configsOf(set)) {
@@ -137,8 +144,8 @@ export function measureConfigs(run: readonly RecordSet[], scored: readonly Score
       }
       let episodes = 0;
       let rows = 0;
-      for (const [taskId, n] of candidates) {
-        const tally = set.tallies.get(taskId);
+      for (const [candidate, n] of candidates) {
+        const tally = tallyOf(candidate, set);
         if (tally && verdictOf(tally, key) === 'yes') {
           episodes++;
           rows += n;

@@ -15,7 +15,7 @@ import type { FileStore } from '../files/types';
 import { judgedIds } from '../judge/run';
 import { readVerifierResults } from '../validate';
 import { asJudged, chooseConfig, configName, measureConfigs, precisionOf, readRecordSets, shortOfTarget, type ScoredSet } from './calibrate';
-import { labelOf, readRunLabels, type EpisodeLabel } from './labels';
+import { labelOf, readRunLabels, type EpisodeLabel, type RunLabels } from './labels';
 import { BELOW_TARGET, LABEL_SOURCES, type JudgeConfig, type LabelSource, type LabelsReport, type Precision, type SourceFigures } from './labels-format';
 
 /** Input of {@link labelCandidates}. */
@@ -38,6 +38,8 @@ export interface LabelCandidatesInput {
    * Default the run and the candidate's key.
    */
   readonly unitOf?: (key: string) => { readonly run: string; readonly id: string };
+  /** Reads a run dir's labels (`readRunLabels`), once per dir; default a reader of its own. */
+  readonly runLabels?: (run: string) => Promise<RunLabels>;
 }
 
 /** What {@link labelCandidates} decided. */
@@ -59,7 +61,7 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
   if (target !== undefined && !(target >= 0 && target <= 1)) throw new InputError({ file: 'options', field: 'minPrecision' }, `expected a precision between 0 and 1, got ${target}`);
   const unitOf = input.unitOf ?? ((key: string) => ({ run, id: key }));
   // Each try is a run dir of its own, with its own verifier results: a candidate is labelled from its try's.
-  const labelsOfRun = memo((dir: string) => readRunLabels({ store, run: dir, tasksFile: input.tasksFile, onWarning: input.onWarning }));
+  const labelsOfRun = input.runLabels ?? runLabelsReader(input);
   const labels = new Map<string, EpisodeLabel>();
   for (const key of candidates.keys()) {
     const relabeled = input.relabel?.ids.has(key) ?? false;
@@ -80,16 +82,17 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
   const judgeOnly = new Map([...candidates].filter(([id]) => labels.get(id)?.source === 'judge' && !leftOut.has(id)));
   const setsOfRun = memo((dir: string) => readRecordSets(store, dir));
   const runSets = await setsOfRun(run);
-  const configs = measureConfigs(runSets, scored, judgeOnly);
+  // Each judge-only candidate counted on its own try's records of the configuration's set-up.
+  const candidateSets = new Map(await Promise.all([...judgeOnly.keys()].map(async (key) => [key, await setsOfRun(unitOf(key).run)] as const)));
+  const sameSetup = (key: string, set: { records: string; variant: string }) => candidateSets.get(key)?.find((s) => s.records === set.records && s.variant === set.variant);
+  const configs = measureConfigs(runSets, scored, judgeOnly, (key, set) => sameSetup(key, set)?.tallies.get(unitOf(key).id));
   let judge: JudgeConfig | undefined;
   let why: string | null = null;
   if (target !== undefined) {
     judge = chooseConfig(configs, target);
     if (!judge) why = shortOfTarget(configs, target);
     for (const [taskId] of judgeOnly) {
-      const unit = unitOf(taskId);
-      const set = judge && (await setsOfRun(unit.run)).find((s) => s.records === judge!.records && s.variant === judge!.variant);
-      const tally = set?.tallies.get(unit.id);
+      const tally = judge && sameSetup(taskId, judge)?.tallies.get(unitOf(taskId).id);
       const accepted = judge !== undefined && tally !== undefined && tally.k === judge.votes && tally.yes >= judge.threshold;
       if (!accepted) leftOut.set(taskId, BELOW_TARGET);
     }
@@ -187,6 +190,20 @@ async function relabelMeasure(store: FileStore, dir: string): Promise<Precision 
     yes += record.predicted_label;
   }
   return precisionOf(yes, n, `the relabel judge's verdicts on the ${n} relabeled episodes whose claims held`);
+}
+
+/** A reader of run dirs' labels that reads each dir once (warnings about its files once). */
+export function runLabelsReader(input: Pick<LabelCandidatesInput, 'store' | 'tasksFile' | 'onWarning'>): (run: string) => Promise<RunLabels> {
+  return memo((dir: string) => readRunLabels({ store: input.store, run: dir, tasksFile: input.tasksFile, onWarning: input.onWarning }));
+}
+
+/**
+ * Whether a verifier (hand-written or written) failed a task's episode in a run dir: such an episode is no success,
+ * whatever the judge said.
+ */
+export async function verifierFailed(store: FileStore, runLabels: (run: string) => Promise<RunLabels>, run: string, taskId: string): Promise<boolean> {
+  const episodeId = await episodeIdOf(store, episodeDirOf(run, taskId));
+  return labelOf(await runLabels(run), { taskId, episodeId, origin: 'task' }).verifier === false;
 }
 
 /** One call per key, the first call's promise kept. */

@@ -48,6 +48,8 @@ export interface PickTriesInput {
   /** Try 1's source. */
   readonly own: TrySource;
   readonly candidateOf: (src: TrySource, id: string) => Promise<TryCandidate | undefined>;
+  /** Whether a verifier failed the try's episode: with `shortest` and `first`, such a try is picked only when no other is left. */
+  readonly verifierFailed?: (src: TrySource, id: string) => Promise<boolean>;
   /** A judged successful try left out (rows that do not parse, a stale record), named `<task_id> (try n)`. */
   readonly onSkip: (taskId: string, reason: string) => void;
 }
@@ -60,7 +62,10 @@ export interface PickedTries {
   readonly units: ReadonlyMap<string, TryUnit>;
 }
 
-/** Each task's candidate tries, picked as `pick` says (see `RowsOptions.pick`). */
+/**
+ * Each task's candidate tries, picked as `pick` says (see `RowsOptions.pick`); with `shortest` and `first`, among the
+ * tries no verifier failed when there is one (`verifierFailed`).
+ */
 export async function pickTries(input: PickTriesInput): Promise<PickedTries> {
   const more = (await runTries(input.store, input.run)).filter((t) => t.n > 1);
   if (more.length === 0) return { tasks: input.tasks, candidates: input.candidates, units: new Map() };
@@ -80,6 +85,15 @@ export async function pickTries(input: PickTriesInput): Promise<PickedTries> {
       if (c.skip !== undefined) return input.onSkip(`${id} (try ${t.n})`, c.skip);
       byTask.get(id)!.push({ n: t.n, rows: c.rows, src });
     });
+  }
+  // A judged success its verifier failed is no success (a verifier over the judge): another try is picked before it.
+  if (input.pick !== 'all' && input.verifierFailed) {
+    for (const [id, tries] of byTask) {
+      if (tries.length < 2) continue;
+      const failed = await Promise.all(tries.map((t) => input.verifierFailed!(t.src, id)));
+      const passed = tries.filter((_, i) => !failed[i]);
+      if (passed.length) byTask.set(id, passed);
+    }
   }
   const tasks: RowsTaskRef[] = [];
   const candidates = new Map<string, number>();

@@ -18,7 +18,7 @@ import { linkedEpisodeFiles, type EpisodeReads } from '../files/links';
 import { judgedIds } from '../judge/run';
 import { assembleProvenance, provenanceFileOf, readEpisodeProvenance, type Provenance, type Recipe } from './provenance';
 import { selectRows, type RowsSelection, type RowsTaskRef } from './select';
-import { labelCandidates } from './label-rows';
+import { labelCandidates, runLabelsReader, verifierFailed } from './label-rows';
 import type { LabelSource, LabelsReport } from './labels-format';
 import { pickTries, type TryUnit, type TrySource } from './tries';
 import { checkEntry } from '../core/check';
@@ -163,7 +163,9 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
   });
   // The tries past the first: each task's successful tries, then the pick (a run of one try has none).
   const candidateOf = async (src: Source, id: string) => candidateRows(store, src, { run: await symbolicLinksIn(store, src.run), judge: await symbolicLinksIn(store, src.judgeDir) }, id);
-  const picks = await pickTries({ store, queue, run: options.run, pick: options.pick ?? 'shortest', tasks, candidates, relabeled: relabel?.ids ?? new Set(), own, candidateOf, onSkip: (taskId, reason) => {
+  const runLabels = runLabelsReader({ store, ...(typeof options.tasks === 'string' ? { tasksFile: options.tasks } : {}), onWarning: (message) => options.onEvent?.({ type: 'warning', message }) });
+  const failed = (src: Source, id: string) => verifierFailed(store, runLabels, src.run, id);
+  const picks = await pickTries({ store, queue, run: options.run, pick: options.pick ?? 'shortest', tasks, candidates, relabeled: relabel?.ids ?? new Set(), own, candidateOf, verifierFailed: failed, onSkip: (taskId, reason) => {
     skipped.push({ taskId, reason });
     options.onEvent?.({ type: 'skipped', taskId, reason });
   } });
@@ -180,6 +182,7 @@ export async function runRows(options: RowsOptions): Promise<RowsResult> {
     ...(typeof options.tasks === 'string' ? { tasksFile: options.tasks } : {}),
     candidates: picks.candidates,
     unitOf: (key) => ({ run: unitOf(key).src.run, id: unitOf(key).id }),
+    runLabels,
     ...(relabel ? { relabel: { dir: relabel.source.run, ids: relabel.ids } } : {}),
     ...(options.scored ? { scored: options.scored } : {}),
     ...(options.minPrecision !== undefined ? { minPrecision: options.minPrecision } : {}),
