@@ -92,7 +92,7 @@ describe('a written claim must pin the values its task names', () => {
   });
 
   it("asks nothing for a value the episode's evidence does not carry, and leaves an information task alone", async () => {
-    const base = { kind: 'proposed', site: 'shop-01', sites: ['shop-01'], macro: 'proposed', macros: [], start_path: '/sites/shop-01/', verifier: null } as const;
+    const base = { kind: 'proposed', site: 'shop-01', sites: ['shop-01'], macro: 'proposed', macros: [], start_path: '/sites/shop-01/', verifier: null };
     const add: Task = { ...base, task_id: 'p1', task_kind: 'action', instruction: 'Add the lamp I ordered in order HH-10431 to my cart again.' };
     const price: Task = { ...base, task_id: 'p2', task_kind: 'info', instruction: 'What does the "Eco Quilt" cost?' };
     const claims: Record<string, unknown> = {
