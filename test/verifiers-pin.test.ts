@@ -136,3 +136,29 @@ describe('a written claim must pin the values its task names', () => {
     expect(again.r).toMatchObject({ written: 1, missing: 0 });
   });
 });
+
+describe("the sandbox's hand-written verifiers as claims", () => {
+  // Evidence each verifier's claim holds on, as the sandbox records it: a state check's row created (or, with values,
+  // updated from other values) with the fields the server adds, a request with its parameters as a form sends them.
+  // "No such row" checks need start rows and pin nothing: their tasks are left out.
+  const evidenceFor = (v: Verifier): Evidence => ({
+    log: (v.requests ?? []).filter((q) => !q.should_not_exist).map((q) => ({
+      method: q.method, path: q.path, status: 200, query: Object.fromEntries(Object.entries(q.params ?? {}).map(([k, x]) => [k, String(x)])),
+    })),
+    changes: (v.state ?? []).map((s) => s.values
+      ? { table: s.table, op: 'update', before: { id: 1, ...s.where, ...Object.fromEntries(Object.keys(s.values).map((k) => [k, 'earlier'])) }, after: { id: 1, ...s.where, ...s.values } }
+      : { table: s.table, op: 'create', before: null, after: { id: 99, ...s.where, created_at: '2026-03-16 10:00:00' } }),
+  });
+
+  it('are not called loose by the rule on the human tasks of every template', async () => {
+    const episodes = catalog.sites().filter((s) => s.endsWith('-01')).flatMap((site) =>
+      (catalog.tasks(site)!.human as readonly Task[]).filter((t) => {
+        const v = verifierOf(t);
+        return t.task_kind === 'action' && !v.answer && !(v.state ?? []).some((s) => s.should_not_exist) && !(v.requests ?? []).some((q) => q.should_not_exist);
+      }).map((t) => [t, evidenceFor(verifierOf(t))] as const));
+    expect(episodes.length).toBeGreaterThan(20);
+    const { r } = await write(episodes, sandboxVerifierWriter());
+    expect(r.loose.examples).toEqual([]);
+    expect(r).toMatchObject({ written: episodes.length, missing: 0 });
+  });
+});
