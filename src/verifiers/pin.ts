@@ -19,8 +19,8 @@ type Named = string | number;
 
 /**
  * The values an instruction names, extracted conservatively: quoted texts (`"…"`, `“…”`, `'…'` between spaces),
- * then, outside them, identifiers with a letter and a digit (`DSH-17`, `HH-10431`) and plain numbers (`3`, `$12.50`);
- * dates, times and other mixed tokens are left out.
+ * then, outside them, identifiers with a letter and a digit (`DSH-17`, `HH-10431`), e-mail addresses, ISO dates
+ * (`2026-03-28`), times (`09:30`) and plain numbers (`3`, `$12.50`); other mixed tokens are left out.
  */
 export function namedValues(instruction: string): Named[] {
   const found: Named[] = [];
@@ -32,6 +32,7 @@ export function namedValues(instruction: string): Named[] {
   for (const raw of rest.split(/\s+/)) {
     const token = raw.replace(/^[(#]+|[.,;:!?)]+$/g, '');
     if (/^[A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*$/.test(token) && /\d/.test(token)) found.push(token);
+    else if (/^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(token) || /^\d{4}-\d{2}-\d{2}$|^\d{1,2}:\d{2}$/.test(token)) found.push(token);
     else if (/^[$€£]?\d[\d,]*(?:\.\d+)?%?$/.test(token)) found.push(numbersIn(token)[0]!);
   }
   return [...new Map(found.map((v) => [typeof v === 'string' ? `s${norm(v)}` : `n${v}`, v])).values()];
