@@ -55,10 +55,13 @@ const looseSeed = (t: Task): number => {
 };
 
 // The tracker's "Comment "…" on the issue "…"": the comment row the sandbox creates, and the form post that made it.
-const comment = human('tracker-01', '-comment-');
+// This one is the comment the verifiers bench's stand-in writer (10% wrong, seed 17) loosens, and which the other
+// tasks' episodes of its site could not tell from a right one.
+const comment = human('tracker-06', '-comment-DSH-17');
+const BENCH_WRITER = { errorRate: 0.1, seed: 17 };
 const commentWhere = verifierOf(comment).state![0]!.where;
 const commentEvidence: Evidence = {
-  log: [{ method: 'POST', path: `/sites/tracker-01/issues/x/comments`, status: 303, body: { body: commentWhere.body } }],
+  log: [{ method: 'POST', path: `/sites/tracker-06/issues/DSH-17/comments`, status: 303, body: { body: commentWhere.body } }],
   changes: [{ table: 'comments', op: 'create', before: null, after: { id: 900, ...commentWhere, author_id: 1, created_at: '2026-03-16 10:00:00' } }],
 };
 // The shop's "List the Kitchen products that cost at most $25.": the filter form's GET, every field of it.
@@ -71,7 +74,8 @@ const maxPriceEvidence: Evidence = {
 describe('a written claim must pin the values its task names', () => {
   it("rejects the stand-in writer's loosened change claim (a comment without its body) as loose, naming the value", async () => {
     expect(comment.instruction).toContain(String(commentWhere.body));
-    const { r, kept } = await write([[comment, commentEvidence]], sandboxVerifierWriter({ errorRate: 1, seed: looseSeed(comment) }));
+    expect(writerErrorOf(comment.task_id.replace(/^hu-/, 'bank-'), BENCH_WRITER)).toBe('loose');
+    const { r, kept } = await write([[comment, commentEvidence]], sandboxVerifierWriter(BENCH_WRITER));
     expect(r).toMatchObject({ written: 0, missing: 1 });
     expect(r.loose.count).toBe(1);
     expect(r.loose.examples[0]!.problem).toBe(`does not pin ${JSON.stringify(commentWhere.body)}, which the task names and the episode's change carries`);
