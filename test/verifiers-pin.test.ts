@@ -166,4 +166,12 @@ describe("the sandbox's hand-written verifiers as claims", () => {
     expect(r.loose.examples).toEqual([]);
     expect(r).toMatchObject({ written: episodes.length, missing: 0 });
   });
+
+  it("rejects the stand-in writer's `all` without its last part when that part stored a value the task names", async () => {
+    const thread = human('forum-01', '-new-thread-');
+    const posts = verifierOf(thread).state!.find((x) => x.table === 'posts')!;
+    const { r } = await write([[thread, evidenceFor(verifierOf(thread))]], sandboxVerifierWriter({ errorRate: 1, seed: looseSeed(thread) }));
+    expect(r.loose.count).toBe(1);
+    expect(r.loose.examples[0]!.problem).toBe(`does not pin ${JSON.stringify(posts.values!.body)}, which the task names and the episode's change carries`);
+  });
 });

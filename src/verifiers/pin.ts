@@ -1,7 +1,7 @@
 /**
  * Specificity of a written claim: a value the task's instruction names (a quoted text, a number, an identifier with
- * digits such as `DSH-17`) that the episode's own matching change makes (a field of a created row, a field an update
- * changed) or its matching request sends (a parameter) must appear among the claim's values. A claim that drops it
+ * digits such as `DSH-17`) that the episode's changes make (a field of a created row, a field an update changed) or
+ * the request the claim asserts sends (a parameter) must appear among the claim's values. A claim that drops it
  * accepts the same change with any other value: a comment claim without its body accepts any comment on the issue.
  * Only values the evidence carries count, so a value the instruction names for another reason asks for nothing; nor
  * does a request's parameter that an updated row kept as it was (an edit form posts the title it left alone, which
@@ -11,7 +11,7 @@
 import { changeOp, changedFields, rowOf } from '../claims/changes';
 import { checkClaim } from '../claims/check';
 import type { StepEvidence } from '../claims/evidence';
-import type { ChangeClaim, Claim, ClaimValue, RequestClaim } from '../claims/schema';
+import type { ChangeClaim, Claim, ClaimValue, RequestClaim, StateClaim } from '../claims/schema';
 import { looseEqual, norm, numbersIn, requestParams } from '../claims/values';
 
 /** A value the instruction names, as the evidence would carry it. */
@@ -39,8 +39,11 @@ export function namedValues(instruction: string): Named[] {
 }
 
 /**
- * The first value the instruction names that the episode's matching change or request carries and the claim does
- * not pin, with what carries it; `null` when there is none.
+ * The first value the instruction names that the episode's changes or the claim's matching requests carry and the
+ * claim does not pin, with what carries it; `null` when there is none. Every change of the episode counts, not only
+ * those the claim matches: a claim that leaves out the change that stores a named value (a thread claim without its
+ * first post's message) does not pin it either. Requests count only where the claim asserts them: an episode's other
+ * requests are its navigation (a search for the named title).
  */
 export function unpinnedValue(claim: Claim, instruction: string, evidence: StepEvidence): { value: Named; carrier: 'change' | 'request' } | null {
   const named = namedValues(instruction);
@@ -48,37 +51,40 @@ export function unpinnedValue(claim: Claim, instruction: string, evidence: StepE
   const parts = positiveParts(claim);
   const values = parts.flatMap((p) => claimValues(p));
   const kept = keptValues(evidence);
-  for (const part of parts) {
-    const carried = 'change' in part ? changeValues(part.change, evidence) : requestValues(part.request, evidence);
+  const carriers: Array<['change' | 'request', unknown[]]> = [
+    ['change', changeValues(evidence)],
+    ...parts.flatMap((p): Array<['request', unknown[]]> => ('request' in p ? [['request', requestValues(p.request, evidence)]] : [])),
+  ];
+  for (const [carrier, carried] of carriers) {
     for (const v of named) {
-      if ('request' in part && kept.some((c) => looseEqual(c, v))) continue;
-      if (carried.some((c) => looseEqual(c, v)) && !values.some((w) => pins(w, v))) return { value: v, carrier: 'change' in part ? 'change' : 'request' };
+      if (carrier === 'request' && kept.some((c) => looseEqual(c, v))) continue;
+      if (carried.some((c) => looseEqual(c, v)) && !values.some((w) => pins(w, v))) return { value: v, carrier };
     }
   }
   return null;
 }
 
-type Part = { change: ChangeClaim } | { request: RequestClaim };
+type Part = { change: ChangeClaim } | { request: RequestClaim } | { state: StateClaim };
 
-// The change and request claims the claim asserts (not those under a `not`).
+// The change, request and state claims the claim asserts (not those under a `not`).
 function positiveParts(claim: Claim): Part[] {
   if ('all' in claim) return claim.all.flatMap(positiveParts);
   if ('any' in claim) return claim.any.flatMap(positiveParts);
-  if ('change' in claim || 'request' in claim) return [claim];
+  if ('change' in claim || 'request' in claim || 'state' in claim) return [claim];
   return [];
 }
 
 function claimValues(part: Part): ClaimValue[] {
   if ('change' in part) return Object.values(part.change.fields ?? {});
+  if ('state' in part) return part.state.rows === 'none' ? [] : Object.values(part.state.fields ?? {});
   return [part.request.path, ...Object.values(part.request.params ?? {})];
 }
 
-// What the changes the claim matches make: a created row's fields (its id aside: the server picks it), an update's
-// changed fields. A delete's row identifies what went; the claim may name it by another field.
-function changeValues(claim: ChangeClaim, ev: StepEvidence): unknown[] {
+// What the episode's changes make: a created row's fields (its id aside: the server picks it), an update's changed
+// fields. A delete's row identifies what went; the claim may name it by another field.
+function changeValues(ev: StepEvidence): unknown[] {
   const out: unknown[] = [];
   for (const item of ev.changes) {
-    if (!checkClaim({ change: claim }, { ...ev, changes: [item], steps: Math.max(ev.steps, 1) }).holds) continue;
     const op = changeOp(item.change);
     if (op === 'delete') continue;
     const row = rowOf(item.change, op);
