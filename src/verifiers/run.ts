@@ -209,7 +209,7 @@ export async function runWriteVerifiers(options: WriteVerifiersOptions): Promise
             last = { outcome: 'unparsed', detail: parsed.problem };
             continue;
           }
-          const vetted = vetClaim({ claim: parsed.claim, kind: task.task_kind, evidence, others: await othersOf(task), maxLooseShare });
+          const vetted = vetClaim({ claim: parsed.claim, kind: task.task_kind, instruction: task.instruction, evidence, others: await othersOf(task), maxLooseShare });
           if (vetted.outcome !== 'written') {
             const excerpt = JSON.stringify(parsed.claim).slice(0, 300);
             if (vetted.outcome === 'not-holding') {

@@ -1,14 +1,16 @@
 /**
  * Whether a written claim may be kept as a verifier: it must hold on the episode it was written from, prove
  * something (not vacuous: false on an episode that did nothing and at the episode's start), pin an information
- * task's answer (fail when the answer is another one, or none), and not pass too many of the run's other tasks'
- * episodes of its site (its looseness, recorded with the verifier).
+ * task's answer (fail when the answer is another one, or none), pin the values the task's instruction names that
+ * its episode's change or request carries (`./pin.ts`), and not pass too many of the run's other tasks' episodes of
+ * its site (its looseness, recorded with the verifier).
  * @module
  */
 import { checkClaim } from '../claims/check';
 import type { StepEvidence } from '../claims/evidence';
 import type { Claim } from '../claims/schema';
 import type { TaskKind } from '../core/schemas';
+import { unpinnedValue } from './pin';
 
 /** The share of the site's other tasks' episodes a kept verifier may pass, by default. */
 export const DEFAULT_MAX_LOOSE_SHARE = 0.25;
@@ -30,6 +32,8 @@ export type Vetted =
 export interface VetInput {
   readonly claim: Claim;
   readonly kind: TaskKind;
+  /** The task's instruction: an action task's claim must pin the values it names that the episode's evidence carries. */
+  readonly instruction?: string;
   /** The evidence of the episode the claim was written from. */
   readonly evidence: StepEvidence;
   /** The evidence of the run's other tasks' episodes on the same site. */
@@ -52,6 +56,10 @@ export function vetClaim(input: VetInput): Vetted {
       const other = checkClaim(claim, { ...evidence, answer, answerStep: answer === null ? null : evidence.answerStep ?? evidence.steps });
       if (other.holds) return { outcome: 'loose', detail: `an information task's claim must pin its answer, but it holds with the answer ${JSON.stringify(answer)}` };
     }
+  }
+  if (input.kind === 'action' && input.instruction) {
+    const unpinned = unpinnedValue(claim, input.instruction, evidence);
+    if (unpinned) return { outcome: 'loose', detail: `does not pin ${JSON.stringify(unpinned.value)}, which the task names and the episode's ${unpinned.carrier} carries` };
   }
   const looseness = loosenessOf(claim, input.others);
   if (looseness.episodes > 0 && looseness.passes / looseness.episodes > input.maxLooseShare) {
