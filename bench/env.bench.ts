@@ -5,7 +5,11 @@
  * round trip against the harness's act + observe); bytes per observation (with and without the screenshot);
  * memory per session (this process and Chromium, RSS near each run's end; per session: the growth from the smallest
  * to the largest size over the sessions added). Aim: server >= 0.95x harness.
- * `ENV_BENCH_SESSIONS=8,32`, `ENV_BENCH_STEPS=6` size it.
+ * One short measurement is noise on a small machine, so each size runs `ENV_BENCH_ROUNDS` rounds of harness and
+ * server, the order alternating per round (neither side always goes first, on a warmer browser); it prints each
+ * round's ratio, their median and range, and the pooled ratio (all steps over all time, each side), and this
+ * process's CPU time per step on each side (the protocol's cost, free of Chromium's scheduling noise).
+ * `ENV_BENCH_SESSIONS=8,32`, `ENV_BENCH_STEPS=15`, `ENV_BENCH_ROUNDS=4` size it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,12 +20,18 @@ import { browserHost, connectEnv, runAttempt, serveEnv, type Action, type Browse
 import { sandboxEvidence, startSandbox, type SandboxServer } from '../sandbox/index';
 
 const THINK_MS = 1000;
-const STEPS = Number(process.env.ENV_BENCH_STEPS ?? 6);
+const STEPS = Number(process.env.ENV_BENCH_STEPS ?? 15);
+const ROUNDS = Number(process.env.ENV_BENCH_ROUNDS ?? 4);
 const SIZES = (process.env.ENV_BENCH_SESSIONS ?? '8,32').split(',').map(Number);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -55,7 +65,13 @@ interface Result {
   ms: number;
   latencies: number[];
   peakMiB: number;
+  /** CPU time of this process (sandbox, harness or server, clients), ms: the protocol's cost without Chromium's noise. */
+  cpuMs: number;
 }
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 async function harness(host: BrowserHost, sandbox: SandboxServer, tasks: Task[], n: number): Promise<Result> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'bench-env-h-'));
@@ -73,11 +89,13 @@ async function harness(host: BrowserHost, sandbox: SandboxServer, tasks: Task[],
       return { text: JSON.stringify(scripted(input.step)) };
     },
   };
+  const c0 = cpuMs();
   const t0 = performance.now();
   const r = await runAttempt({ tasks: tasks.slice(0, n), policy, source: { baseUrl: sandbox.url }, evidence: sandboxEvidence({ url: sandbox.url }), out, browser: host, concurrency: n, maxSteps: STEPS });
   const ms = performance.now() - t0;
+  const cpu = cpuMs() - c0;
   await rm(out, { recursive: true, force: true });
-  return { steps: r.steps, ms, latencies, peakMiB: peak };
+  return { steps: r.steps, ms, latencies, peakMiB: peak, cpuMs: cpu };
 }
 
 async function server(host: BrowserHost, sandbox: SandboxServer, tasks: Task[], n: number, bytes: number[]): Promise<Result> {
@@ -86,6 +104,7 @@ async function server(host: BrowserHost, sandbox: SandboxServer, tasks: Task[], 
   const latencies: number[] = [];
   let steps = 0;
   let peak = 0;
+  const c0 = cpuMs();
   const t0 = performance.now();
   await Promise.all(tasks.slice(0, n).map(async (task) => {
     const c = await connectEnv(env.url);
@@ -102,9 +121,10 @@ async function server(host: BrowserHost, sandbox: SandboxServer, tasks: Task[], 
     await c.close();
   }));
   const ms = performance.now() - t0;
+  const cpu = cpuMs() - c0;
   await env.close();
   await rm(out, { recursive: true, force: true });
-  return { steps, ms, latencies, peakMiB: peak };
+  return { steps, ms, latencies, peakMiB: peak, cpuMs: cpu };
 }
 
 async function main(): Promise<void> {
@@ -119,19 +139,44 @@ async function main(): Promise<void> {
     const idle = rssMiB();
     const bytes: number[] = [];
     process.stdout.write(`env server vs in-process harness: ${STEPS} steps per episode, ${THINK_MS} ms think time, sandbox pages; idle RSS ${idle.toFixed(0)} MiB (node + Chromium), ${os.cpus().length} CPUs\n`);
-    process.stdout.write('sessions  harness steps/s  server steps/s  ratio  harness step p50/p95 ms  server step p50/p95 ms  added p50/p95 ms  RSS MiB harness/server\n');
+    process.stdout.write(`${ROUNDS} rounds per size, the order alternating (odd rounds: harness first; even: server first)\n`);
+    const rate = (r: Result) => r.steps / (r.ms / 1000);
     const peaks: Array<{ n: number; h: number; s: number }> = [];
     for (const n of SIZES) {
-      const h = await harness(host, sandbox, tasks, n);
-      const s = await server(host, sandbox, tasks, n, bytes);
-      const rate = (r: Result) => r.steps / (r.ms / 1000);
-      const [h50, h95, s50, s95] = [pct(h.latencies, 50), pct(h.latencies, 95), pct(s.latencies, 50), pct(s.latencies, 95)];
+      const hs: Result[] = [];
+      const ss: Result[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const harnessFirst = round % 2 === 1;
+        let h: Result;
+        let s: Result;
+        if (harnessFirst) {
+          h = await harness(host, sandbox, tasks, n);
+          s = await server(host, sandbox, tasks, n, bytes);
+        } else {
+          s = await server(host, sandbox, tasks, n, bytes);
+          h = await harness(host, sandbox, tasks, n);
+        }
+        hs.push(h);
+        ss.push(s);
+        process.stdout.write(
+          `  ${n} sessions round ${round} (${harnessFirst ? 'harness' : 'server'} first): harness ${rate(h).toFixed(2)} steps/s, server ${rate(s).toFixed(2)} steps/s, ratio ${(rate(s) / rate(h)).toFixed(3)}; ` +
+            `load ${os.loadavg()[0]!.toFixed(2)}\n`,
+        );
+      }
+      const ratios = hs.map((h, i) => rate(ss[i]!) / rate(h));
+      const sum = (rs: Result[]) => ({ steps: rs.reduce((a, r) => a + r.steps, 0), ms: rs.reduce((a, r) => a + r.ms, 0) });
+      const [ph, ps] = [sum(hs), sum(ss)];
+      const pooled = ps.steps / ps.ms / (ph.steps / ph.ms);
+      const [hl, sl] = [hs.flatMap((r) => r.latencies), ss.flatMap((r) => r.latencies)];
+      const [h50, h95, s50, s95] = [pct(hl, 50), pct(hl, 95), pct(sl, 50), pct(sl, 95)];
+      const cpuPerStep = (rs: Result[]) => (rs.reduce((a, r) => a + r.cpuMs, 0) / rs.reduce((a, r) => a + r.steps, 0)).toFixed(1);
+      const [hPeak, sPeak] = [Math.max(...hs.map((r) => r.peakMiB)), Math.max(...ss.map((r) => r.peakMiB))];
       process.stdout.write(
-        `${String(n).padStart(8)}  ${rate(h).toFixed(2).padStart(15)}  ${rate(s).toFixed(2).padStart(14)}  ${(rate(s) / rate(h)).toFixed(3).padStart(5)}  ` +
-          `${`${h50.toFixed(0)}/${h95.toFixed(0)}`.padStart(23)}  ${`${s50.toFixed(0)}/${s95.toFixed(0)}`.padStart(22)}  ${`${(s50 - h50).toFixed(0)}/${(s95 - h95).toFixed(0)}`.padStart(16)}  ` +
-          `${`${h.peakMiB.toFixed(0)}/${s.peakMiB.toFixed(0)}`.padStart(22)}\n`,
+        `${n} sessions: ratio per round ${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)} (range ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}); ` +
+          `pooled ${pooled.toFixed(3)} (harness ${((ph.steps / ph.ms) * 1000).toFixed(2)} steps/s, server ${((ps.steps / ps.ms) * 1000).toFixed(2)} steps/s)\n` +
+          `  step p50/p95 ms: harness ${h50.toFixed(0)}/${h95.toFixed(0)}, server ${s50.toFixed(0)}/${s95.toFixed(0)}, added ${(s50 - h50).toFixed(0)}/${(s95 - h95).toFixed(0)}; node CPU per step ms harness/server ${cpuPerStep(hs)}/${cpuPerStep(ss)}; peak RSS MiB harness/server ${hPeak.toFixed(0)}/${sPeak.toFixed(0)}\n`,
       );
-      peaks.push({ n, h: h.peakMiB, s: s.peakMiB });
+      peaks.push({ n, h: hPeak, s: sPeak });
     }
     const [lo, hi] = [peaks[0]!, peaks.at(-1)!];
     if (hi.n > lo.n) {

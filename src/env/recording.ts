@@ -39,6 +39,9 @@ export class EpisodeSlots {
   private readonly setups = new Map<number, Promise<string>>();
   /** Task ids already in each try's `tasks.jsonl` (written by this process). */
   private readonly merged = new Map<number, Set<string>>();
+  /** Per try: the `tasks.jsonl` merge running or last run, and the batch of tasks waiting for the next one. */
+  private readonly merges = new Map<number, Promise<void>>();
+  private readonly mergeBatches = new Map<number, { tasks: Task[]; done: Promise<void> }>();
   /** Per run dir: the results sync running or last run, and the one waiting to start. */
   private readonly syncs = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
@@ -57,10 +60,7 @@ export class EpisodeSlots {
       try {
         for (const aside of got.claim.asides) this.options.onWarning(`episode ${task.task_id}: a dead server's partial episode was moved to ${aside}`);
         const setup = await this.setupOf(n, run);
-        const merged = this.merged.get(n) ?? new Set<string>();
-        if (!merged.has(task.task_id)) await mergeTasksFile(store, run, [task], this.options.onWarning);
-        merged.add(task.task_id);
-        this.merged.set(n, merged);
+        await this.mergeTask(n, run, task);
         return { run, n, claim: got.claim, setup };
       } catch (error) {
         await got.claim.release();
@@ -94,6 +94,35 @@ export class EpisodeSlots {
     const order = tasks.map((t) => t.task_id);
     const finished = await scanRun(store, run, order, { onWarning });
     if (tasks.some((t) => t.verifier) || [...finished.values()].some((f) => f.ok !== undefined)) await syncResults(store, run, order, finished, onWarning);
+  }
+
+  // The task into the try's tasks.jsonl. Sessions resetting together share one merge (one read and rewrite, not
+  // one each racing the others); a batch that fails (a task changed since the run recorded it) is retried task by
+  // task, so only the changed task's reset fails, with its own error.
+  private mergeTask(n: number, run: string, task: Task): Promise<void> {
+    const { store, onWarning } = this.options;
+    const merged = this.merged.get(n) ?? new Set<string>();
+    this.merged.set(n, merged);
+    if (merged.has(task.task_id)) return Promise.resolve();
+    let batch = this.mergeBatches.get(n);
+    if (!batch) {
+      const tasks: Task[] = [];
+      const done = (this.merges.get(n) ?? Promise.resolve())
+        .catch(() => {})
+        .then(async () => {
+          this.mergeBatches.delete(n);
+          await mergeTasksFile(store, run, tasks, onWarning);
+          for (const t of tasks) merged.add(t.task_id);
+        });
+      batch = { tasks, done };
+      this.mergeBatches.set(n, batch);
+      this.merges.set(n, done);
+    }
+    if (!batch.tasks.some((t) => t.task_id === task.task_id)) batch.tasks.push(task);
+    return batch.done.catch(async () => {
+      await mergeTasksFile(store, run, [task], onWarning);
+      merged.add(task.task_id);
+    });
   }
 
   private claimsOf(n: number, run: string): EpisodeClaims {
