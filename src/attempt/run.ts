@@ -3,6 +3,7 @@
  * episode recorded in `<out>/<task_id>/`. Resumable: finished episodes are skipped, half-written ones redone.
  * @module
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
 import { checkInput, ENTRY_SCHEMAS } from '../core/check';
@@ -380,7 +381,6 @@ function faultOf(error: unknown, taskId: string, baseUrl: string): CallFailure {
   return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
 }
 
-
 // Checks every id and site before any path is built; a repeated task id is attempted once.
 function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[] {
   const seen = new Set<string>();
@@ -396,8 +396,4 @@ function dedupe(tasks: readonly Task[], warn: (message: string) => void): Task[]
     out.push(task);
   }
   return out;
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
