@@ -7,7 +7,8 @@
  * - `GET /_admin/sessions/<id>/state/<site>/<table>` → the table's rows as the session sees them
  * - `GET /_admin/sessions/<id>/state/<site>` → every table's rows as the session sees them, `{<table>: rows}`
  * - `DELETE /_admin/sessions/<id>`
- * - `GET /_admin/split`, `GET /_admin/sites`, `GET /_admin/sites/<site>/tasks` (human), `/bank`
+ * - `GET /_admin/split`, `GET /_admin/sites`, `GET /_admin/sites/<site>/tasks` (human), `/bank`, `/consequences` (what
+ *   the site does by itself as a consequence of a task's changes)
  * - `GET /_admin/ping` → `ok`
  * @module
  */
@@ -60,6 +61,10 @@ export function adminRouter(catalog: SiteCatalog, sessions: SessionStore): Route
   r.get('/sites/:site/bank', ({ site }) => {
     const tasks = catalog.tasks(site ?? '');
     return tasks ? ok(tasks.bank) : missing('site');
+  });
+  r.get('/sites/:site/consequences', ({ site }) => {
+    const rt = catalog.site(site ?? '');
+    return rt ? ok(rt.template.consequences ?? []) : missing('site');
   });
   r.post('/sessions', () => {
     const s = sessions.create();

@@ -3,7 +3,7 @@
  * and the server's own record of it: the request log, the data changes and the tables' rows.
  * @module
  */
-import { assertPlainName, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from 'miniweb-taskgen';
+import { assertPlainName, type Consequence, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from 'miniweb-taskgen';
 import { createSession, getJson } from './admin-client';
 
 /** Options of {@link sandboxEvidence}. */
@@ -35,6 +35,9 @@ export function sandboxEvidence(options: SandboxEvidenceOptions): EvidenceProvid
         },
         async startRows() {
           return getJson<Record<string, Record<string, unknown>[]>>(doFetch, `${admin}/state/${site}`);
+        },
+        async consequences() {
+          return getJson<Consequence[]>(doFetch, `${root}/_admin/sites/${site}/consequences`);
         },
         async close() {
           await doFetch(admin, { method: 'DELETE' }).then((r) => r.body?.cancel());

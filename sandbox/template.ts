@@ -8,7 +8,7 @@ import type { Faker } from '@faker-js/faker';
 import type { SafeHtml } from './html';
 import type { OracleStep } from './oracle';
 import type { Router } from './router';
-import type { TaskKind, Verifier } from 'miniweb-taskgen';
+import type { Consequence, TaskKind, Verifier } from 'miniweb-taskgen';
 
 /** A site as its pages and tasks see it. */
 export interface SiteInfo {
@@ -176,4 +176,9 @@ export interface SiteTemplate {
   routes(router: Router<Handler>): void;
   /** The site's tasks (bank and human tasks), deterministic for the site. */
   tasks(input: TaskInput): TaskSpec[];
+  /**
+   * What the site does by itself as a consequence of a task's changes (a checkout's order items, a timestamp, a
+   * cascade): a change outside a task's footprint and these fails the task. Served at `/_admin/sites/<site>/consequences`.
+   */
+  readonly consequences?: readonly Consequence[];
 }

@@ -4,9 +4,11 @@
  * first step at which a claim holds is known. Internals live in `src/claims/`.
  * @module
  */
-export { ClaimSchema, ClaimValueSchema, ChangeClaimSchema, RequestClaimSchema, StateClaimSchema, CHANGE_OPS, type Claim, type ClaimValue, type ChangeClaim, type RequestClaim, type StateClaim } from './claims/schema';
+export { ClaimSchema, ClaimValueSchema, ChangeClaimSchema, RequestClaimSchema, StateClaimSchema, FootprintEntrySchema, ConsequenceSchema, CHANGE_OPS, type Claim, type ClaimValue, type ChangeClaim, type RequestClaim, type StateClaim, type FootprintEntry, type Consequence } from './claims/schema';
 export { loadStepEvidence, type StepEvidence } from './claims/evidence';
-export { checkClaim, emptyEvidence, type ClaimResult } from './claims/check';
+export { checkClaim, emptyEvidence, type ClaimResult, type CheckClaimOptions } from './claims/check';
+export { decideAnswer, ANSWER_SLACK, type AnswerWant, type AnswerContext, type AnswerDecision } from './claims/answer';
+export { footprintOf, unrequestedChanges, type Unrequested, type FootprintContext } from './claims/footprint';
 export { replayState } from './claims/state';
 export { StartRowsSchema, type StartRows } from './claims/start-rows';
 export { EvidenceStepsSchema, type EvidenceSteps } from './claims/steps';

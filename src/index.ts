@@ -79,7 +79,10 @@ export {
   type ChangeClaim,
   type RequestClaim,
   type ClaimResult,
+  type CheckClaimOptions,
   type StepEvidence,
+  type FootprintEntry,
+  type Consequence,
 } from './claims';
 // The agent: policies, their prompt, action parsing, a vLLM server for Qwen.
 export {

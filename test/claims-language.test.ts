@@ -42,8 +42,12 @@ async function episode(files: { inputs?: object; steps?: object | null; summary?
   return loadStepEvidence(store, 'run/t1');
 }
 
-const at = (claim: Claim, ev: StepEvidence) => {
-  const r = checkClaim(claim, ev);
+// Every change the fixture makes: the matching of each kind is tested under an `only` that admits them all (a claim
+// alone is held to the changes it asks for, tested in 'no unrequested changes').
+const EVERY: Claim = { only: [{ table: 'cart_items', op: 'create' }, { table: 'cart_items', op: 'delete' }, { table: 'orders', op: 'create' }, { table: 'users', op: 'update' }] };
+const ALL_CHANGES = 'only' in EVERY ? [{ allow: EVERY.only }] : [];
+const at = (claim: Claim, ev: StepEvidence, question?: string) => {
+  const r = checkClaim({ all: [claim, EVERY] }, ev, { question: question ?? null });
   return [r.holds, r.firstStep];
 };
 
@@ -109,7 +113,9 @@ describe('checking claims at step prefixes', () => {
     const ev = await episode();
     expect(ev.answerStep).toBe(4);
     expect(at({ answer: { contains: 'order #1042' } }, ev)).toEqual([true, 4]);
-    expect(at({ answer: { number: 1234.5 } }, ev)).toEqual([true, 4]);
+    expect(at({ answer: { number: 1234.5 } }, ev, 'What did order #1042 cost in total?')).toEqual([true, 4]);
+    // without the question, the order's number competes with the total
+    expect(at({ answer: { number: 1234.5 } }, ev)).toEqual([false, null]);
     expect(at({ answer: 'order #1042 placed, total $1,234.50' }, ev)).toEqual([true, 4]);
     expect(at({ answer: '1042' }, ev)).toEqual([false, null]); // a plain value is the whole answer
     // the value was on a page at step 3, but the prefix of an info task ends with its answer
@@ -131,7 +137,7 @@ describe('checking claims at step prefixes', () => {
     expect(at({ all: [cart, { not: order }] }, ev)).toEqual([false, 2]);
     expect(at({ not: { not: cart } }, ev)).toEqual([true, 2]);
     const detail = checkClaim({ all: [cart, { not: order }] }, ev).detail;
-    expect(detail).toMatch(/^all\(change create cart_items: at step 2; not\(change create orders: at step 3\)\)$/);
+    expect(detail).toMatch(/^all\(change create cart_items: at step 2; not\(change create orders: at step 3\)\); unrequested changes: create orders/);
   });
 
   it('an episode without a step map (the Python original) has everything at its last step', async () => {
@@ -166,7 +172,9 @@ describe('a verifier as a claim', () => {
   it('agrees with verifyEpisode on the same evidence, check by check', async () => {
     const ev = await episode();
     // The hand-written verifier reads the tables at the end: the start rows with the changes applied.
-    const evidence = { answer: gradeInputs.answer, log: gradeInputs.log, changes: gradeInputs.changes, state: replayState(startRows.tables, gradeInputs.changes) };
+    // The fixture's changes are all admitted (as site consequences), so that each check is compared on its own.
+    const question = 'What did order #1042 cost in total?';
+    const evidence = { answer: gradeInputs.answer, log: gradeInputs.log, changes: gradeInputs.changes, state: replayState(startRows.tables, gradeInputs.changes), question, consequences: ALL_CHANGES };
     const verifiers: Verifier[] = [
       { answer: { type: 'number', value: 1234.5, tolerance: 0.005 } },
       { answer: { type: 'number', value: 1243.5 } },
@@ -186,11 +194,11 @@ describe('a verifier as a claim', () => {
       { state: [{ table: 'orders', where: { status: 'cancelled' }, should_not_exist: true }] },
       { state: [{ table: 'orders', where: { status: 'placed' }, should_not_exist: true }] },
     ];
-    const verdicts = await Promise.all(verifiers.map(async (v) => [(await verifyEpisode(v, evidence)).ok, checkClaim(verifierClaim(v)!, ev).holds]));
+    const verdicts = await Promise.all(verifiers.map(async (v) => [(await verifyEpisode(v, evidence)).ok, checkClaim(verifierClaim(v)!, { ...ev, consequences: ALL_CHANGES }, { question }).holds]));
     expect(verdicts.map(([ok]) => ok)).toEqual([true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false]);
     expect(verdicts.map(([, holds]) => holds)).toEqual(verdicts.map(([ok]) => ok));
     expect(verifierClaim({})).toBeNull();
-    expect(verifierClaim({ answer: { type: 'exact', value: ['yes', 'y'] } })).toEqual({ any: [{ answer: 'yes' }, { answer: 'y' }] });
+    expect(verifierClaim({ answer: { type: 'exact', value: ['yes', 'y'] } })).toEqual({ all: [{ any: [{ answer: 'yes' }, { answer: 'y' }] }, { only: [] }] });
   });
 });
 
@@ -203,7 +211,7 @@ describe('state claims and vacuity', () => {
     expect(at({ state: { table: 'users', fields: { phone: 2 } } }, ev)).toEqual([true, 3]);
     expect(at({ state: { table: 'orders', fields: { status: 'cancelled' } } }, ev)).toEqual([false, null]);
     // "No such row" by fields the session never touched is true before the first action: it proves nothing.
-    const none = checkClaim({ state: { table: 'orders', fields: { status: 'cancelled' }, rows: 'none' } }, ev);
+    const none = checkClaim({ all: [{ state: { table: 'orders', fields: { status: 'cancelled' }, rows: 'none' } }, EVERY] }, ev);
     expect(none.holds).toBe(true);
     expect(none.vacuous).toMatch(/did nothing/);
   });
@@ -217,7 +225,7 @@ describe('state claims and vacuity', () => {
       expect(r.detail).toMatch(/not checkable, the episode recorded no start rows/);
     }
     // A known part decides where it can: any(true, unknown) holds.
-    expect(checkClaim({ any: [{ state: { table: 'orders' } }, { answer: { contains: '1042' } }] }, ev).holds).toBe(true);
+    expect(checkClaim({ all: [{ any: [{ state: { table: 'orders' } }, { answer: { contains: '1042' } }] }, EVERY] }, ev).holds).toBe(true);
   });
 
   it('a claim that holds on the do-nothing episode or at the start is vacuous; one the agent made true is not', async () => {

@@ -129,10 +129,16 @@ describe('verifyEpisode', () => {
     expect(wrong.ok).toBe(false);
     expect(wrong.checks[0]?.detail).toBe('the row has {"quantity":3}');
     expect((await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, should_not_exist: true }]), { state })).ok).toBe(false);
-    expect((await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, values: { quantity: 3 } }]), { changes })).ok).toBe(true);
-    expect((await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, values: { quantity: 2 } }]), { changes })).ok).toBe(false);
-    expect((await verifyEpisode(check([{ table: 'wishlist', where: { id: 1 }, should_not_exist: true }]), { changes })).ok).toBe(true);
-    expect((await verifyEpisode(check([{ table: 'wishlist', where: { id: 1 } }]), { changes })).ok).toBe(false);
+    // Each check on its own: the fixture's changes all admitted as the site's consequences.
+    const admitted = { changes, consequences: [{ allow: [{ table: 'cart_items', op: 'create' as const }, { table: 'cart_items', op: 'update' as const }, { table: 'wishlist', op: 'delete' as const }] }] };
+    expect((await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, values: { quantity: 3 } }]), admitted)).ok).toBe(true);
+    expect((await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, values: { quantity: 2 } }]), admitted)).ok).toBe(false);
+    expect((await verifyEpisode(check([{ table: 'wishlist', where: { id: 1 }, should_not_exist: true }]), admitted)).ok).toBe(true);
+    expect((await verifyEpisode(check([{ table: 'wishlist', where: { id: 1 } }]), admitted)).ok).toBe(false);
+    // Without them, the wishlist row deleted besides the cart's is a change nobody asked for.
+    const extra = await verifyEpisode(check([{ table: 'cart_items', where: { product_id: 12 }, values: { quantity: 3 } }]), { changes });
+    expect(extra.ok).toBe(false);
+    expect(extra.checks.at(-1)?.detail).toBe('unrequested: delete wishlist {"id":1}');
     expect((await verifyEpisode({}, {})).ok).toBe(true);
   });
 });

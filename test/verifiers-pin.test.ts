@@ -136,8 +136,13 @@ describe('a written claim must pin the values its task names', () => {
     // Also as request claims a model may write: the edit form's post, which carries the title it left alone.
     const { r } = await write(episodes, sandboxVerifierWriter());
     expect(r).toMatchObject({ written: 3, missing: 0 });
-    const asRequest = fakeLLM({ replies: [JSON.stringify({ claim: { request: { method: 'POST', path: `/sites/tracker-01/issues/${key(start)}/edit`, params: { status: 'In progress' } } } })] });
-    const again = await write([episodes[0]!], asRequest);
+    // A request alone asks for no data change, so the episode's update of the issue is one nobody asked for; with
+    // an `only` naming it, the claim holds.
+    const post = { request: { method: 'POST', path: `/sites/tracker-01/issues/${key(start)}/edit`, params: { status: 'In progress' } } };
+    const alone = await write([episodes[0]!], fakeLLM({ replies: Array.from({ length: 3 }, () => JSON.stringify({ claim: post })) }));
+    expect(alone.r).toMatchObject({ written: 0, missing: 1 });
+    const only = { only: [{ table: 'issues', op: 'update', where: { key: key(start) }, fields: ['status'] }] };
+    const again = await write([episodes[0]!], fakeLLM({ replies: [JSON.stringify({ claim: { all: [post, only] } })] }));
     expect(again.r).toMatchObject({ written: 1, missing: 0 });
   });
 });

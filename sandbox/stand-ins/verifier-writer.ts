@@ -67,9 +67,15 @@ export function sandboxVerifierWriter(options: SandboxVerifierWriterOptions = {}
   };
 }
 
-/** The claim with one condition dropped: the last part of an `all`, else the last field or parameter; an answer claim accepts any answer. */
+/** The claim with one condition dropped: the last check of an `all` (its `only` kept), else the last field or parameter; an answer claim accepts any answer. */
 export function loosen(claim: Claim): Claim {
-  if ('all' in claim) return claim.all.length > 1 ? { all: claim.all.slice(0, -1) } : claim.all[0] ? loosen(claim.all[0]) : claim;
+  if ('all' in claim) {
+    // The footprint (`only`) stays: a loosened check still asks for no other change.
+    const checks = claim.all.filter((c) => !('only' in c));
+    const only = claim.all.filter((c) => 'only' in c);
+    const kept = checks.length > 1 ? checks.slice(0, -1) : checks[0] ? [loosen(checks[0])] : [];
+    return kept.length + only.length === 1 ? (kept[0] ?? only[0]!) : { all: [...kept, ...only] };
+  }
   if ('answer' in claim) return { answer: { pattern: '\\S' } };
   if ('change' in claim) {
     const fields = Object.entries(claim.change.fields ?? {});
@@ -91,6 +97,7 @@ export function spoil(claim: Claim): Claim {
   if ('not' in claim) return claim.not;
   if ('answer' in claim) return { answer: { contains: SPOILED } };
   if ('seen' in claim) return { seen: { contains: SPOILED } };
+  if ('only' in claim) return { only: [] };
   if ('change' in claim) return { change: { ...claim.change, fields: { ...claim.change.fields, [firstKey(claim.change.fields) ?? 'id']: SPOILED } } };
   if ('state' in claim) return { state: { ...claim.state, fields: { ...claim.state.fields, [firstKey(claim.state.fields) ?? 'id']: SPOILED }, rows: 'some' } };
   return { request: { ...claim.request, path: `${typeof claim.request.path === 'string' ? claim.request.path : ''}/${SPOILED}` } };

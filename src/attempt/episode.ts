@@ -14,6 +14,7 @@ import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type
 import type { Claim } from '../claims/schema';
 import { claimVerdict } from '../claims/grade';
 import { writeStartRows } from '../claims/start-rows';
+import { replayState } from '../claims/state';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
 import { performAction } from '../browser/actions';
@@ -154,6 +155,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     const faults = watchSiteFaults(ep.page, origin);
     // The tables before the first action: what a state claim reads the changes against.
     const startRows = s.startRows ? await infra('evidence', () => s.startRows!()) : null;
+    const consequences = s.consequences ? await infra('evidence', () => s.consequences!()) : [];
     await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
     // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
     const landed = outsideSite(ep.page.url(), boundary);
@@ -163,10 +165,14 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     assertSiteUp(faults);
     const evidence = await infra('evidence', () => s.collect());
+    // Graded on the recorded evidence (the start rows with the changes applied, not the live tables), so a reader of
+    // the episode dir decides the same reward.
+    const state = startRows ? replayState(startRows, evidence.changes) : s.state ? (t: string) => s.state!(t) : undefined;
+    const graded = { answer: run.answer, log: evidence.log, changes: evidence.changes, question: task.instruction, start: startRows, consequences };
     const verdict = task.verifier && options.verify
-      ? await infra('verifier', () => options.verify!(task, { answer: run.answer, log: evidence.log, changes: evidence.changes, ...(s.state ? { state: (t: string) => s.state!(t) } : {}) }))
+      ? await infra('verifier', () => options.verify!(task, { ...graded, ...(state ? { state } : {}) }))
       : options.writtenVerifier
-        ? claimVerdict(options.writtenVerifier, { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen, start: startRows })
+        ? claimVerdict(options.writtenVerifier, { ...graded, steps: run.history.length, seen: run.seen })
         : undefined;
     const ok = verdict?.ok;
     const ended = new Date();
@@ -186,7 +192,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       usage: run.usage,
     };
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
-    if (startRows) await writeStartRows(store, dir, startRows);
+    if (startRows) await writeStartRows(store, dir, startRows, consequences);
     await recorder.finish({
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,

@@ -4,6 +4,7 @@
  */
 import type { Change, LogEntry } from '../core/schemas';
 import type { BrowserRequest } from '../browser/types';
+import type { Consequence } from '../claims/schema';
 
 /** The server's record of one episode's session. */
 export interface SessionEvidence {
@@ -29,6 +30,12 @@ export interface EvidenceSession {
    * cannot tell (then no start rows are recorded).
    */
   startRows?(): Promise<Record<string, Record<string, unknown>[]>>;
+  /**
+   * What the site declares it does by itself as a consequence of a task's changes (timestamps, counters, derived
+   * rows), recorded beside the start rows; a change outside the task's footprint and these fails the episode.
+   * Absent: the site declares none.
+   */
+  consequences?(): Promise<readonly Consequence[]>;
   /** Releases the session. */
   close?(): Promise<void>;
 }

@@ -8,7 +8,12 @@
  * @module
  */
 import type { AnswerCheck, Change, LogEntry, RequestCheck, Scalar, StateCheck, Verifier } from '../core/schemas';
-import { looseEqual, norm, numbersIn, requestParams, trimSlash } from '../claims/values';
+import { matchValue, requestParams, trimSlash } from '../claims/values';
+import { unrequestedChanges } from '../claims/footprint';
+import { verifierFootprint } from '../claims/verifier';
+import type { Consequence } from '../claims/schema';
+import { decideAnswer, type AnswerWant } from '../claims/answer';
+import type { StartRows } from '../claims/start-rows';
 
 /** A table's rows now. */
 export type StateReader = (table: string) => Promise<Record<string, unknown>[]> | Record<string, unknown>[];
@@ -26,6 +31,12 @@ export interface EpisodeEvidence {
    * unknown to them, so `should_not_exist` passes unless the session left a matching row.
    */
   readonly state?: StateReader;
+  /** The task's instruction: numbers and values it names are no competing answer (`src/claims/answer.ts`). */
+  readonly question?: string | null;
+  /** The site's tables at the start (`start_rows.json`): where an answer's competing values are found. */
+  readonly start?: StartRows | null;
+  /** What the site declares it does by itself as a consequence of a task's changes. */
+  readonly consequences?: readonly Consequence[];
 }
 
 /** One check's result. */
@@ -48,26 +59,16 @@ export interface VerifyResult {
 
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
 
-function checkAnswer(check: AnswerCheck, answer: string): CheckResult {
+function checkAnswer(check: AnswerCheck, evidence: EpisodeEvidence): CheckResult {
   const values = Array.isArray(check.value) ? check.value : [check.value];
-  const got = norm(answer);
-  const quoted = answer ? show(answer.slice(0, 120)) : '(no answer)';
-  if (check.type === 'number') {
-    const want = Number(values[0]);
-    const tol = check.tolerance ?? 0;
-    const hit = numbersIn(answer).find((n) => Math.abs(n - want) <= tol + 1e-9);
-    return { check: `answer is the number ${want}${tol ? ` ± ${tol}` : ''}`, ok: hit !== undefined, detail: hit !== undefined ? `found ${hit} in ${quoted}` : `no such number in ${quoted}` };
-  }
-  if (check.type === 'exact') {
-    const ok = values.some((v) => norm(String(v)) === got);
-    return { check: `answer is ${values.map(show).join(' or ')}`, ok, detail: `answer ${quoted}` };
-  }
-  const missing = values.filter((v) => !got.includes(norm(String(v))));
-  return {
-    check: `answer includes ${values.map(show).join(' and ')}`,
-    ok: missing.length === 0,
-    detail: missing.length ? `missing ${missing.map(show).join(', ')} in ${quoted}` : `answer ${quoted}`,
-  };
+  const want: AnswerWant = check.type === 'number'
+    ? { kind: 'number', value: Number(values[0]), tolerance: check.tolerance ?? 0 }
+    : { kind: check.type === 'exact' ? 'exact' : 'includes', values: values.map(String) };
+  const what = want.kind === 'number'
+    ? `answer is the number ${want.value}${want.tolerance ? ` ± ${want.tolerance}` : ''}`
+    : want.kind === 'exact' ? `answer is ${values.map(show).join(' or ')}` : `answer includes ${values.map(show).join(' and ')}`;
+  const decided = decideAnswer(evidence.answer, want, { question: evidence.question ?? null, start: evidence.start ?? null });
+  return { check: what, ok: decided.ok, detail: decided.detail };
 }
 
 function checkRequest(check: RequestCheck, log: readonly LogEntry[]): CheckResult {
@@ -78,7 +79,7 @@ function checkRequest(check: RequestCheck, log: readonly LogEntry[]): CheckResul
     if (String(e.method ?? '').toUpperCase() !== method || trimSlash(String(e.path ?? '')) !== path) return false;
     if (typeof e.status === 'number' && e.status >= 400) return false;
     const got = requestParams(e);
-    return Object.entries(params).every(([k, v]) => looseEqual(got[k], v));
+    return Object.entries(params).every(([k, v]) => matchValue(got[k], v));
   });
   const what = `${method} ${check.path}${Object.keys(params).length ? ` with ${show(params)}` : ''}`;
   const same = log.filter((e) => String(e.method ?? '').toUpperCase() === method && trimSlash(String(e.path ?? '')) === path).length;
@@ -93,7 +94,7 @@ function checkRequest(check: RequestCheck, log: readonly LogEntry[]): CheckResul
 }
 
 function matches(rowValues: Record<string, unknown>, want: Record<string, Scalar>): boolean {
-  return Object.entries(want).every(([k, v]) => looseEqual(rowValues[k], v));
+  return Object.entries(want).every(([k, v]) => matchValue(rowValues[k], v));
 }
 
 /** The rows of `table` the changes show at the end (created or updated, not deleted since). */
@@ -128,11 +129,28 @@ async function checkState(check: StateCheck, evidence: EpisodeEvidence): Promise
   return { check: what, ok: false, detail: `the row has ${show(diff)}` };
 }
 
-/** Grades an episode: every check of the verifier, in order (answer, requests, state). */
+/**
+ * Grades an episode: every check of the verifier, in order (answer, requests, state), then, where the changes are
+ * known, that the episode made none but those its state checks ask for and the site's declared consequences
+ * (`src/claims/footprint.ts`): an information task's verifier asks for none.
+ */
 export async function verifyEpisode(verifier: Verifier, evidence: EpisodeEvidence): Promise<VerifyResult> {
   const checks: CheckResult[] = [];
-  if (verifier.answer) checks.push(checkAnswer(verifier.answer, evidence.answer ?? ''));
+  if (verifier.answer) checks.push(checkAnswer(verifier.answer, evidence));
   for (const r of verifier.requests ?? []) checks.push(checkRequest(r, evidence.log ?? []));
   for (const s of verifier.state ?? []) checks.push(await checkState(s, evidence));
+  if (evidence.changes) checks.push(checkFootprint(verifier, evidence));
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+function checkFootprint(verifier: Verifier, evidence: EpisodeEvidence): CheckResult {
+  const changes = evidence.changes ?? [];
+  const footprint = verifierFootprint(verifier);
+  const bad = unrequestedChanges(changes, footprint, { consequences: evidence.consequences ?? [], log: evidence.log ?? [] });
+  const asked = footprint.length ? [...new Set(footprint.map((e) => e.table))].join(', ') : 'nothing';
+  return {
+    check: `no change but the task's (${asked}) and the site's consequences`,
+    ok: bad.length === 0,
+    detail: bad.length ? `unrequested: ${bad.slice(0, 3).map((b) => b.what).join('; ')}${bad.length > 3 ? ` and ${bad.length - 3} more` : ''}` : `${changes.length} change(s), all asked for`,
+  };
 }

@@ -5,12 +5,14 @@
  * @module
  */
 import type { LogEntry } from '../core/schemas';
-import { looseEqual, norm, numbersIn, requestParams, trimSlash } from './values';
+import { matchText, matchValue as matchField, norm, requestParams, trimSlash, type MatchCache as Cache } from './values';
 import { parseWith } from '../core/io';
-import { ClaimSchema, type ChangeClaim, type Claim, type ClaimValue, type RequestClaim } from './schema';
+import { ClaimSchema, type ChangeClaim, type Claim, type ClaimValue, type FootprintEntry, type RequestClaim } from './schema';
+import { footprintOf, unrequestedChanges } from './footprint';
 import { changeOp, changedFields, rowOf } from './changes';
 import { stateTrace } from './state';
 import type { StepEvidence } from './evidence';
+import { decideAnswer, type AnswerWant } from './answer';
 
 /** A claim decided on an episode. */
 export interface ClaimResult {
@@ -31,21 +33,52 @@ export interface ClaimResult {
   readonly vacuous: string | null;
 }
 
+/** How a claim is checked. */
+export interface CheckClaimOptions {
+  /**
+   * The instruction of the task the claim is for: numbers and values it names are no competing answer
+   * (`src/claims/answer.ts`). Without it, every other number in an answer competes.
+   */
+  readonly question?: string | null;
+}
+
 /**
- * Decides `claim` on an episode's evidence at every step prefix (see {@link ClaimResult}). A claim that does not
- * fit {@link ClaimSchema} throws an `InputError` naming the field (file `(claim)`).
+ * Decides `claim` on an episode's evidence at every step prefix (see {@link ClaimResult}). Besides its own parts, a
+ * claim holds only where the episode made no unrequested change (`src/claims/footprint.ts`): its `{only}`, or the
+ * changes its `change` and `state` parts ask for, and the site's declared consequences. A claim that does not fit
+ * {@link ClaimSchema} throws an `InputError` naming the field (file `(claim)`).
  */
-export function checkClaim(claim: Claim, evidence: StepEvidence): ClaimResult {
+export function checkClaim(claim: Claim, evidence: StepEvidence, options: CheckClaimOptions = {}): ClaimResult {
   if (!VALID.has(claim)) {
     parseWith(ClaimSchema, claim, { file: '(claim)' });
     if (typeof claim === 'object' && claim !== null) VALID.add(claim);
   }
   // An episode of no steps has one prefix: all of it.
   const prefixes = evidence.steps > 0 ? Array.from({ length: evidence.steps }, (_, i) => i + 1) : [0];
-  const cache: Cache = new Map();
-  const trace = decide(claim, evidence, prefixes, cache);
+  const ctx: Ctx = { cache: new Map(), question: options.question ?? null };
+  const own = decide(claim, evidence, prefixes, ctx);
+  const footprint = footprintOf(claim);
+  const trace = footprint === null ? own : both(own, onlyTrace(footprint, evidence, prefixes, ctx));
   const first = trace.at.indexOf(true);
-  return { holds: trace.at.at(-1) === true, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail, vacuous: vacuity(claim, evidence, cache) };
+  return { holds: trace.at.at(-1) === true, firstStep: first >= 0 ? prefixes[first]! : null, detail: trace.detail, vacuous: vacuity(claim, evidence, ctx) };
+}
+
+// Kleene's and of a claim's own trace and its footprint's; the footprint's detail only where it fails.
+function both(own: Trace, footprint: Trace): Trace {
+  const at = own.at.map((v, j) => (v === false || footprint.at[j] === false ? false : v === null ? null : true));
+  return { at, detail: footprint.at.at(-1) === false ? `${own.detail}; ${footprint.detail}` : own.detail };
+}
+
+// `{only}`: at each prefix, no change up to it outside the footprint and the site's consequences.
+function onlyTrace(entries: readonly FootprintEntry[], ev: StepEvidence, prefixes: number[], ctx: Ctx): Trace {
+  const changes = ev.changes.map((c) => c.change);
+  const bad = unrequestedChanges(changes, entries, { consequences: ev.consequences ?? [], log: ev.log.map((l) => l.entry), cache: ctx.cache });
+  const firstBad = bad.length ? Math.min(...bad.map((b) => ev.changes[b.index]!.step)) : null;
+  const at = prefixes.map((k) => firstBad === null || firstBad > k);
+  const detail = bad.length
+    ? `unrequested change${bad.length > 1 ? 's' : ''}: ${bad.slice(0, 3).map((b) => b.what).join('; ')}${bad.length > 3 ? ` and ${bad.length - 3} more` : ''}`
+    : `no change but ${entries.length ? entries.map((e) => `${e.op ?? 'create/update'} ${e.table}`).join(', ') : 'none'}`;
+  return { at, detail };
 }
 
 /** The episode in which the agent did nothing: no step, request, change, answer or page; the tables as they started. */
@@ -54,10 +87,10 @@ export function emptyEvidence(start: StepEvidence['start'] = null): StepEvidence
 }
 
 // Why a claim proves nothing (see ClaimResult.vacuous).
-function vacuity(claim: Claim, ev: StepEvidence, cache: Cache): string | null {
-  const empty = decide(claim, emptyEvidence(ev.start ?? null), [0], cache);
+function vacuity(claim: Claim, ev: StepEvidence, ctx: Ctx): string | null {
+  const empty = decide(claim, emptyEvidence(ev.start ?? null), [0], ctx);
   if (empty.at[0] === true) return `holds on an episode that did nothing (${empty.detail})`;
-  const start = decide(claim, ev, [0], cache);
+  const start = decide(claim, ev, [0], ctx);
   if (start.at[0] === true) return `holds at the episode's start, before the first action (${start.detail})`;
   return null;
 }
@@ -73,13 +106,17 @@ interface Trace {
   readonly detail: string;
 }
 
-// Regular expressions compiled once per check.
-type Cache = Map<string, RegExp>;
+// What deciding a claim needs besides the evidence: compiled expressions, and the question its answer answers.
+interface Ctx {
+  readonly cache: Cache;
+  readonly question: string | null;
+}
 
-function decide(claim: Claim, ev: StepEvidence, prefixes: number[], cache: Cache): Trace {
+function decide(claim: Claim, ev: StepEvidence, prefixes: number[], ctx: Ctx): Trace {
+  const { cache } = ctx;
   if ('all' in claim || 'any' in claim) {
     const all = 'all' in claim;
-    const parts = (all ? claim.all : claim.any).map((c) => decide(c, ev, prefixes, cache));
+    const parts = (all ? claim.all : claim.any).map((c) => decide(c, ev, prefixes, ctx));
     const at = prefixes.map((_, j) => {
       const values = parts.map((p) => p.at[j] ?? null);
       if (values.includes(!all)) return !all;
@@ -88,10 +125,11 @@ function decide(claim: Claim, ev: StepEvidence, prefixes: number[], cache: Cache
     return { at, detail: `${all ? 'all' : 'any'}(${parts.map((p) => p.detail).join('; ')})` };
   }
   if ('not' in claim) {
-    const inner = decide(claim.not, ev, prefixes, cache);
+    const inner = decide(claim.not, ev, prefixes, ctx);
     return { at: inner.at.map((v) => (v === null ? null : !v)), detail: `not(${inner.detail})` };
   }
-  if ('answer' in claim) return answerTrace(claim.answer, ev, prefixes, cache);
+  if ('only' in claim) return onlyTrace(claim.only, ev, prefixes, ctx);
+  if ('answer' in claim) return answerTrace(claim.answer, ev, prefixes, ctx.question);
   if ('state' in claim) return stateTrace(claim.state, ev, prefixes, (actual, want) => matchField(actual, want, cache));
   const found = 'change' in claim ? firstChange(claim.change, ev, cache) : 'request' in claim ? firstRequest(claim.request, ev, cache) : firstSeen(claim.seen, ev, cache);
   return { at: prefixes.map((k) => found.step !== null && found.step <= k), detail: found.detail };
@@ -110,7 +148,6 @@ function firstOf<T extends { step: number }>(items: readonly T[], test: (item: T
 }
 
 const show = (v: unknown): string => JSON.stringify(v) ?? String(v);
-const cut = (s: string, n = 80): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 function firstChange(claim: ChangeClaim, ev: StepEvidence, cache: Cache): Found {
   const what = `change ${claim.op ?? 'any'} ${claim.table}${claim.fields ? ` ${show(claim.fields)}` : ''}${claim.changed ? ` changing ${claim.changed.join(', ')}` : ''}`;
@@ -157,57 +194,26 @@ function firstSeen(want: ClaimValue, ev: StepEvidence, cache: Cache): Found {
   return hit ? { step: hit.step, detail: `${what}: on the page after step ${hit.step}` } : { step: null, detail: `${what}: on none of ${ev.seen.length} page(s)` };
 }
 
-function answerTrace(want: ClaimValue, ev: StepEvidence, prefixes: number[], cache: Cache): Trace {
+function answerTrace(want: ClaimValue, ev: StepEvidence, prefixes: number[], question: string | null): Trace {
   // Before its done step the episode has no answer yet.
   const given = ev.answer !== null ? (ev.answerStep ?? ev.steps) : null;
-  const withAnswer = matchField(ev.answer, want, cache);
-  const without = matchField(null, want, cache);
-  const at = prefixes.map((k) => (given !== null && k >= given ? withAnswer : without));
-  const quoted = ev.answer === null ? '(no answer)' : show(cut(ev.answer, 120));
-  return { at, detail: `answer ${show(want)}: ${withAnswer ? 'given' : 'not given'}${given !== null ? ` at step ${given}` : ''}, the answer ${quoted}` };
-}
-
-// A field's, a parameter's or the answer's value: plain scalars compare loosely.
-function matchField(actual: unknown, want: ClaimValue, cache: Cache): boolean {
-  if (want === null || typeof want !== 'object') return looseEqual(actual, want);
-  if (Array.isArray(actual)) return actual.some((a) => matchField(a, want, cache));
-  if (actual === null || actual === undefined) return false;
-  if ('number' in want) {
-    const n = typeof actual === 'number' ? actual : typeof actual === 'string' ? numbersIn(actual) : [];
-    return (typeof n === 'number' ? [n] : n).some((x) => near(x, want));
+  // `{answer: null}`: no answer (yet).
+  if (want === null) {
+    const at = prefixes.map((k) => given === null || k < given);
+    return { at, detail: `answer null: ${given === null ? 'none given' : `given at step ${given}`}` };
   }
-  return matchText(typeof actual === 'string' ? actual : show(actual), want, cache);
+  const decided = decideAnswer(ev.answer, answerWant(want), { question, start: ev.start ?? null });
+  const at = prefixes.map((k) => given !== null && k >= given && decided.ok);
+  return { at, detail: `answer ${show(want)}: ${decided.ok ? 'given' : 'not given'}${given !== null ? ` at step ${given}` : ''}: ${decided.detail}` };
 }
 
-// A text shows the value: plain strings (and true, false, null) as substrings, numbers as numbers written in it.
-function matchText(text: string, want: ClaimValue, cache: Cache): boolean {
-  if (want !== null && typeof want === 'object') {
-    if ('contains' in want) return substring(want.contains, cache).test(text);
-    if ('pattern' in want) return regex(want.pattern, cache).test(text);
-    return numbersIn(text).some((x) => near(x, want));
-  }
-  if (typeof want === 'number') return numbersIn(text).some((x) => near(x, { number: want }));
-  return substring(String(want), cache).test(text);
-}
-
-function near(x: number, want: { number: number; tolerance?: number }): boolean {
-  return Math.abs(x - want.number) <= (want.tolerance ?? 0) + 1e-9;
-}
-
-// `norm(text).includes(norm(needle))` without normalising the text (pages are a few KB): the needle, case-folded
-// with its whitespace collapsed, as a case-insensitive expression whose spaces match any run of whitespace.
-function substring(needle: string, cache: Cache): RegExp {
-  const key = `\u0000${needle}`;
-  let got = cache.get(key);
-  if (got === undefined) {
-    const source = norm(needle).split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s+');
-    cache.set(key, (got = new RegExp(source, 'i')));
-  }
-  return got;
-}
-
-function regex(source: string, cache: Cache): RegExp {
-  let got = cache.get(source);
-  if (got === undefined) cache.set(source, (got = new RegExp(source, 'i')));
-  return got;
+// A claim's answer value as what the answer must state: a plain text is the whole answer, a number or `{number}` a
+// number written in it, `{contains}` a text in it, `{pattern}` one match; true and false the words.
+function answerWant(want: Exclude<ClaimValue, null>): AnswerWant {
+  if (typeof want === 'boolean') return { kind: 'exact', values: [String(want)] };
+  if (typeof want === 'string') return { kind: 'exact', values: [want] };
+  if (typeof want === 'number') return { kind: 'number', value: want };
+  if ('number' in want) return { kind: 'number', value: want.number, tolerance: want.tolerance ?? 0 };
+  if ('contains' in want) return { kind: 'includes', values: [want.contains] };
+  return { kind: 'pattern', pattern: new RegExp(want.pattern, 'i') };
 }

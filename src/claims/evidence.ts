@@ -12,6 +12,7 @@ import { episodeFile } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { EvidenceStepsSchema, type EvidenceSteps } from './steps';
 import { StartRowsSchema, type StartRows } from './start-rows';
+import type { Consequence } from './schema';
 
 /** One recorded episode's evidence, each item tagged with the step after which it appeared (0: the start page). */
 export interface StepEvidence {
@@ -32,6 +33,8 @@ export interface StepEvidence {
    * episode, a provider without a state reader; also when absent): its `state` claims are not checkable.
    */
   readonly start?: StartRows | null;
+  /** What the site declares it does by itself as a consequence of a task's changes (`start_rows.json`'s `consequences`). */
+  readonly consequences?: readonly Consequence[];
 }
 
 // The summary's step count; the rest of episode.json is not needed here (and Python's may differ).
@@ -51,6 +54,7 @@ export async function loadStepEvidence(store: FileStore, episodeDir: string): Pr
     readJsonFileIfExists(store, episodeFile(episodeDir, 'startRows'), StartRowsSchema),
   ]);
   const start = startFile?.tables ?? null;
+  const consequences = startFile?.consequences ?? [];
   if (inputs === null) throw new InputError({ file: inputsFile }, 'missing: the episode has no evidence');
   const log = inputs.log ?? [];
   const changes = inputs.changes ?? [];
@@ -66,6 +70,7 @@ export async function loadStepEvidence(store: FileStore, episodeDir: string): Pr
       changes: changes.map((change) => ({ change, step: steps })),
       seen: seen.map((text) => ({ text, step: steps })),
       start,
+      consequences,
     };
   }
   checkFits(map, { log: log.length, changes: changes.length, seen: seen.length, steps: summary?.steps }, stepsFile);
@@ -77,6 +82,7 @@ export async function loadStepEvidence(store: FileStore, episodeDir: string): Pr
     changes: changes.map((change, i) => ({ change, step: map.changes[i]! })),
     seen: seen.map((text, i) => ({ text, step: map.seen[i]! })),
     start,
+    consequences,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { checkClaim } from './check';
 import type { StepEvidence } from './evidence';
-import type { Claim } from './schema';
+import type { Claim, Consequence } from './schema';
 import type { StartRows } from './start-rows';
 import type { Change, LogEntry, Task } from '../core/schemas';
 
@@ -24,6 +24,10 @@ export interface FinalEvidence {
   readonly seen: readonly unknown[];
   /** The tables' rows at the start (`start_rows.json`); `null` or absent when not recorded (state claims not checkable). */
   readonly start?: StartRows | null;
+  /** What the site declares it does by itself as a consequence of a task's changes (`start_rows.json`). */
+  readonly consequences?: readonly Consequence[];
+  /** The instruction of the task graded: numbers and values it names are no competing answer. */
+  readonly question?: string | null;
 }
 
 /** The evidence with everything tagged at the last step: enough for whether a claim holds at the end. */
@@ -37,6 +41,7 @@ export function finalStepEvidence(evidence: FinalEvidence): StepEvidence {
     changes: evidence.changes.map((change) => ({ change, step: last })),
     seen: evidence.seen.map((text) => ({ text: typeof text === 'string' ? text : String(text ?? ''), step: last })),
     start: evidence.start ?? null,
+    consequences: evidence.consequences ?? [],
   };
 }
 
@@ -53,7 +58,7 @@ export interface ClaimVerdict {
  * (it holds on an episode that did nothing) never passes an episode: its verdict is a failure saying so.
  */
 export function claimVerdict(claim: Claim, evidence: FinalEvidence): ClaimVerdict {
-  const result = checkClaim(claim, finalStepEvidence(evidence));
+  const result = checkClaim(claim, finalStepEvidence(evidence), { question: evidence.question ?? null });
   const check = `written verifier ${JSON.stringify(claim).slice(0, 200)}`;
   if (result.vacuous !== null) return { ok: false, checks: [{ check, ok: false, detail: `vacuous, not used: it ${result.vacuous}` }] };
   return { ok: result.holds, checks: [{ check, ok: result.holds, detail: result.detail }] };

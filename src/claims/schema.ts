@@ -104,6 +104,38 @@ export const StateClaimSchema = z.strictObject({
 export type StateClaim = z.infer<typeof StateClaimSchema>;
 
 /**
+ * A data change a task may make: a row of `table` by `op` (create or update when absent) whose row (after the change;
+ * before it for a delete) matches `where`, whose row before an update or a delete matches `before`, and, for an
+ * update, that changes only `fields` (any when absent). `opened` (a path such as `/messages/{id}`, `{field}` filled
+ * from the row) admits the change only where the session opened that page (a successful GET whose path ends so):
+ * what a read receipt needs. What `{only}` lists, and what a site declares as the consequences of a task's changes.
+ */
+export const FootprintEntrySchema = z.strictObject({
+  table: z.string().min(1),
+  op: z.enum(CHANGE_OPS).optional(),
+  where: z.record(z.string(), ClaimValueSchema).optional(),
+  before: z.record(z.string(), ClaimValueSchema).optional(),
+  fields: z.array(z.string().min(1)).optional(),
+  opened: z.string().min(1).optional(),
+});
+/** A data change a task may make (see {@link FootprintEntrySchema}). */
+export type FootprintEntry = z.infer<typeof FootprintEntrySchema>;
+
+/**
+ * What a site does by itself as the consequence of a change (a timestamp, a counter, a derived row): when the task's
+ * own changes, or the consequences already admitted, include one matching `when` (always, when absent: what any
+ * visit does, such as a read receipt), changes matching `allow` are the site's, not unrequested. An allowed update
+ * with `fields` and no `where` names bookkeeping fields (`updated`, `edited`): the task's own update of the row may
+ * change them too. Declared per site; recorded in each episode's `start_rows.json` (`consequences`).
+ */
+export const ConsequenceSchema = z.strictObject({
+  when: FootprintEntrySchema.optional(),
+  allow: z.array(FootprintEntrySchema).min(1),
+});
+/** A site's declared consequence (see {@link ConsequenceSchema}). */
+export type Consequence = z.infer<typeof ConsequenceSchema>;
+
+/**
  * What an episode's evidence must show:
  * - `{change}`: a data change ({@link ChangeClaimSchema});
  * - `{request}`: a request ({@link RequestClaimSchema});
@@ -111,7 +143,10 @@ export type StateClaim = z.infer<typeof StateClaimSchema>;
  * - `{seen}`: some page the agent saw shows the value in its text;
  * - `{state}`: how many rows of a table match in the state at the cut ({@link StateClaimSchema});
  * - `{all}`, `{any}`: every one, or at least one, of the claims holds (lists of 1 or more); `{not}`: the claim
- *   does not hold.
+ *   does not hold;
+ * - `{only}`: the episode made no data change but these ({@link FootprintEntrySchema}) and the site's declared
+ *   consequences of them; `{"only": []}`: no change at all. A claim without `{only}` is held to the changes its
+ *   own `change` and `state` parts ask for (see `footprintOf`), so an unrequested write fails every claim.
  */
 export type Claim =
   | { change: ChangeClaim }
@@ -121,9 +156,10 @@ export type Claim =
   | { state: StateClaim }
   | { all: Claim[] }
   | { any: Claim[] }
-  | { not: Claim };
+  | { not: Claim }
+  | { only: FootprintEntry[] };
 
-const KINDS = ['change', 'request', 'answer', 'seen', 'state', 'all', 'any', 'not'] as const;
+const KINDS = ['change', 'request', 'answer', 'seen', 'state', 'all', 'any', 'not', 'only'] as const;
 
 /**
  * The zod schema of a {@link Claim}: a strict object with exactly one of the keys above (a problem is reported at
@@ -140,6 +176,7 @@ export const ClaimSchema: z.ZodType<Claim> = z.lazy(() =>
       all: z.array(ClaimSchema).min(1).optional(),
       any: z.array(ClaimSchema).min(1).optional(),
       not: ClaimSchema.optional(),
+      only: z.array(FootprintEntrySchema).optional(),
     })
     .superRefine((v, ctx) => {
       const keys = KINDS.filter((k) => k in v);

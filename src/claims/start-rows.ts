@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { episodeFile } from '../files/layout';
 import type { FileStore } from '../files/types';
+import { ConsequenceSchema, type Consequence } from './schema';
 
 /** A table's row. */
 export type Row = Readonly<Record<string, unknown>>;
@@ -21,12 +22,14 @@ export const StartRowsSchema = z.looseObject({
   version: z.literal(1),
   /** Every table the evidence provider could read, with its rows before the first action. */
   tables: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
+  /** What the site declares it does by itself as a consequence of a task's changes; absent when it declares nothing. */
+  consequences: z.array(ConsequenceSchema).optional(),
 });
 /** The start rows file of one episode. */
 export type StartRowsFile = z.infer<typeof StartRowsSchema>;
 
-/** Writes an episode's start rows into its dir (atomically). */
-export async function writeStartRows(store: FileStore, dir: string, tables: StartRows): Promise<void> {
-  const file: StartRowsFile = { version: 1, tables: tables as StartRowsFile['tables'] };
+/** Writes an episode's start rows, and the site's declared consequences when it has any, into its dir (atomically). */
+export async function writeStartRows(store: FileStore, dir: string, tables: StartRows, consequences: readonly Consequence[] = []): Promise<void> {
+  const file: StartRowsFile = { version: 1, tables: tables as StartRowsFile['tables'], ...(consequences.length ? { consequences: [...consequences] } : {}) };
   await store.writeAtomic(episodeFile(dir, 'startRows'), `${JSON.stringify(file)}\n`);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { LogEntry, Scalar } from '../core/schemas';
+import type { ClaimValue } from './schema';
 
 /** Text as the checks compare it: whitespace collapsed, trimmed, case-folded. */
 export const norm = (s: string): string => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -28,7 +29,7 @@ export function looseEqual(actual: unknown, expected: Scalar): boolean {
 
 /** The numbers written in a text (`1,234.5` is one number). */
 export function numbersIn(text: string): number[] {
-  return (text.match(/-?\d[\d,]*(?:\.\d+)?|-?\.\d+/g) ?? []).map((m) => Number(m.replace(/,/g, ''))).filter(Number.isFinite);
+  return (text.match(/-?\$?\d[\d,]*(?:\.\d+)?|-?\.\d+/g) ?? []).map((m) => Number(m.replace(/[,$]/g, ''))).filter(Number.isFinite);
 }
 
 /** A path without its trailing slashes (`/` stays). */
@@ -42,3 +43,62 @@ export function requestParams(entry: LogEntry): Record<string, unknown> {
   const body = entry.body && typeof entry.body === 'object' && !Array.isArray(entry.body) ? (entry.body as Record<string, unknown>) : {};
   return { ...query, ...body };
 }
+
+/** Regular expressions compiled once per check (a claim checked on many prefixes, a verifier on many episodes). */
+export type MatchCache = Map<string, RegExp>;
+
+/**
+ * Whether a field's, a parameter's or a row's value shows `want`: plain scalars compare loosely ({@link looseEqual}),
+ * `{number}` is a number within its tolerance (also one written in a text), `{contains}` and `{pattern}` match the
+ * value's text. Every claim and every hand-written verifier compares values through this one function.
+ */
+export function matchValue(actual: unknown, want: ClaimValue, cache: MatchCache = new Map()): boolean {
+  if (want === null || typeof want !== 'object') return looseEqual(actual, want);
+  if (Array.isArray(actual)) return actual.some((a) => matchValue(a, want, cache));
+  if (actual === null || actual === undefined) return false;
+  if ('number' in want) {
+    const n = typeof actual === 'number' ? [actual] : typeof actual === 'string' ? numbersIn(actual) : [];
+    return n.some((x) => near(x, want));
+  }
+  return matchText(typeof actual === 'string' ? actual : (JSON.stringify(actual) ?? String(actual)), want, cache);
+}
+
+/** Whether a text shows the value: plain strings (and true, false, null) as substrings, numbers as numbers written in it. */
+export function matchText(text: string, want: ClaimValue, cache: MatchCache = new Map()): boolean {
+  if (want !== null && typeof want === 'object') {
+    if ('contains' in want) return substringRegex(want.contains, cache).test(text);
+    if ('pattern' in want) return patternRegex(want.pattern, cache).test(text);
+    return numbersIn(text).some((x) => near(x, want));
+  }
+  if (typeof want === 'number') return numbersIn(text).some((x) => near(x, { number: want }));
+  return substringRegex(String(want), cache).test(text);
+}
+
+/** Whether `x` is within the tolerance (default 0) of the wanted number. */
+export function near(x: number, want: { number: number; tolerance?: number }): boolean {
+  return Math.abs(x - want.number) <= (want.tolerance ?? 0) + 1e-9;
+}
+
+/**
+ * `norm(text).includes(norm(needle))` without normalising the text (pages are a few KB): the needle, case-folded with
+ * its whitespace collapsed, as a case-insensitive expression whose spaces match any run of whitespace.
+ */
+export function substringRegex(needle: string, cache: MatchCache): RegExp {
+  const key = `\u0000${needle}`;
+  let got = cache.get(key);
+  if (got === undefined) {
+    const source = norm(needle).split(' ').map(escapeRegex).join('\\s+');
+    cache.set(key, (got = new RegExp(source, 'i')));
+  }
+  return got;
+}
+
+/** A claim's `{pattern}`, compiled case-insensitively. */
+export function patternRegex(source: string, cache: MatchCache): RegExp {
+  let got = cache.get(source);
+  if (got === undefined) cache.set(source, (got = new RegExp(source, 'i')));
+  return got;
+}
+
+/** A literal text as a regular expression source. */
+export const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

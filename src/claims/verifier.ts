@@ -4,11 +4,12 @@
  * @module
  */
 import type { AnswerCheck, RequestCheck, StateCheck, Verifier } from '../core/schemas';
-import type { Claim } from './schema';
+import { z } from 'zod';
+import { FootprintEntrySchema, type Claim, type FootprintEntry } from './schema';
 
 /**
- * The claim a verifier makes: every check, as a claim, under `all` (one check alone stands as it is); `null` for a
- * verifier with no checks. An `exact` answer is the whole answer, `includes` each value contained, `number` a
+ * The claim a verifier makes: every check, as a claim, and that the episode changed nothing but what the verifier's
+ * task asks for (`{only: verifierFootprint(verifier)}`), under `all`; `null` for a verifier with no checks. An `exact` answer is the whole answer, `includes` each value contained, `number` a
  * number written in it; a request check a request (`not` one, for `should_not_exist`); a state check a data change
  * of the table whose row matches `where` and `values`. A `should_not_exist` check ("no such row") is a `state` claim
  * that no row of the table matches `where` at the cut, decided on the start rows with the changes applied (not
@@ -24,7 +25,7 @@ export function verifierClaim(verifier: Verifier): Claim | null {
     ...(verifier.state ?? []).map(stateClaim),
   ];
   if (claims.length === 0) return null;
-  return claims.length === 1 ? claims[0]! : { all: claims };
+  return { all: [...claims, { only: verifierFootprint(verifier) }] };
 }
 
 function answerClaim(check: AnswerCheck): Claim {
@@ -48,4 +49,22 @@ function stateClaim(check: StateCheck): Claim {
   // "No such row" is a statement about the state at the cut, never "no such row was created".
   if (check.should_not_exist) return { state: { table: check.table, fields: { ...check.where }, rows: 'none' } };
   return { change: { table: check.table, fields: { ...check.where, ...check.values } } };
+}
+
+/**
+ * The changes a hand-written verifier's task makes: for a state check that a row exists, a row created that matches
+ * its `where` (whatever it held first) and updates of it changing only the fields the check names; for one that no
+ * row does, a delete of a matching row or an update of its `where` fields; plus the verifier's own `allow` list
+ * (the changes its task makes that its checks do not show: every item of a list it fills, the cart row a purchase
+ * needs). A verifier with no state checks asks for no change.
+ */
+export function verifierFootprint(verifier: Verifier): FootprintEntry[] {
+  const entries = (verifier.state ?? []).flatMap((check): FootprintEntry[] => {
+    const where = { ...check.where };
+    const fields = [...new Set([...Object.keys(where), ...Object.keys(check.values ?? {})])];
+    if (check.should_not_exist) return [{ table: check.table, op: 'delete', where }, { table: check.table, op: 'update', before: where, fields }];
+    return [{ table: check.table, op: 'create', where }, { table: check.table, op: 'update', where, fields }];
+  });
+  const allow = z.array(FootprintEntrySchema).safeParse((verifier as { allow?: unknown }).allow ?? []);
+  return [...entries, ...(allow.success ? allow.data : [])];
 }

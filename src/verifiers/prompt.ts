@@ -20,13 +20,18 @@ const LANGUAGE = `CLAIM LANGUAGE (JSON; a value is a string, number, boolean, nu
   {"answer": {"contains": "42.50"}}      the agent's final answer
   {"seen": {"contains": "Order placed"}} some page the agent saw shows it
   {"all": [claim, ...]}  {"any": [claim, ...]}  {"not": claim}
-Strings compare after case folding and whitespace collapse; numbers by value ("2" equals 2).`;
+  {"only": [{"table": "cart_items", "op": "create", "where": {"product_id": 7}}, {"table": "orders", "op": "update", "where": {"id": 3}, "fields": ["status"]}]}
+                                         the episode changed no data but these ({"only": []}: none at all)
+Strings compare after case folding and whitespace collapse; numbers by value ("2" equals 2). A claim holds only where
+the episode made no data change but what it asks for: its "change" parts, its "only", and what the site does by itself.`;
 
 const RULES = `RULES:
 - Claim the outcome the task asks for, not this episode's route: no click paths, no page ids that another route would not produce.
 - An action task: a "change" on the table, with the operation and exactly the field values the task names (all of them).
 - A question: an "answer" with the fact asked for, as the site shows it ({"contains": ...} for text, the number for amounts).
 - A search, filter or sort that changes no data: a "request" with the parameters the task names.
+- When the task's correct episodes change more rows than the claim's "change" parts show (every item of a list), list
+  them all in an "only".
 - Use "not" for what the task forbids; "all" when the task has several parts.
 - The claim must hold on the episode shown.`;
 

@@ -48,12 +48,13 @@ const OTHER_ANSWER = 'n/a';
 /** Vets a written claim (see the module notes); the first test it fails decides. */
 export function vetClaim(input: VetInput): Vetted {
   const { claim, evidence } = input;
-  const result = checkClaim(claim, evidence);
+  const question = { question: input.instruction ?? null };
+  const result = checkClaim(claim, evidence, question);
   if (!result.holds) return { outcome: 'not-holding', detail: result.detail };
   if (result.vacuous !== null) return { outcome: 'vacuous', detail: `the claim ${result.vacuous}` };
   if (input.kind === 'info') {
     for (const answer of [null, OTHER_ANSWER]) {
-      const other = checkClaim(claim, { ...evidence, answer, answerStep: answer === null ? null : evidence.answerStep ?? evidence.steps });
+      const other = checkClaim(claim, { ...evidence, answer, answerStep: answer === null ? null : evidence.answerStep ?? evidence.steps }, question);
       if (other.holds) return { outcome: 'loose', detail: `an information task's claim must pin its answer, but it holds with the answer ${JSON.stringify(answer)}` };
     }
   }
@@ -61,18 +62,18 @@ export function vetClaim(input: VetInput): Vetted {
     const unpinned = unpinnedValue(claim, input.instruction, evidence);
     if (unpinned) return { outcome: 'loose', detail: `does not pin ${JSON.stringify(unpinned.value)}, which the task names and the episode's ${unpinned.carrier} carries` };
   }
-  const looseness = loosenessOf(claim, input.others);
+  const looseness = loosenessOf(claim, input.others, input.instruction);
   if (looseness.episodes > 0 && looseness.passes / looseness.episodes > input.maxLooseShare) {
     return { outcome: 'loose', detail: `it passes ${looseness.passes} of the site's ${looseness.episodes} other tasks' episodes (more than ${input.maxLooseShare})` };
   }
   return { outcome: 'written', detail: result.detail, looseness };
 }
 
-/** How many of `others` a claim passes (holds on, and not vacuously). */
-export function loosenessOf(claim: Claim, others: readonly StepEvidence[]): Looseness {
+/** How many of `others` a claim passes (holds on, and not vacuously), as the answer to `question` (its task's instruction). */
+export function loosenessOf(claim: Claim, others: readonly StepEvidence[], question?: string): Looseness {
   let passes = 0;
   for (const ev of others) {
-    const r = checkClaim(claim, ev);
+    const r = checkClaim(claim, ev, { question: question ?? null });
     if (r.holds && r.vacuous === null) passes++;
   }
   return { episodes: others.length, passes };

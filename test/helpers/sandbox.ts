@@ -6,6 +6,7 @@ import { verifyEpisode, type Verifier } from '../../src/index';
 export async function gradeOracle(sandbox: SandboxServer, task: SandboxTask, oracle: readonly OracleStep[], answerOverride?: string) {
   const evidence = sandboxEvidence({ url: sandbox.url });
   const session = await evidence.open({ site: task.site, taskId: task.task_id, baseUrl: sandbox.url });
+  const [start, consequences] = await Promise.all([session.startRows!(), session.consequences!()]);
   const run = await replayOracle({ url: sandbox.url, startPath: task.start_path, oracle, session: session.cookies[0]?.value });
   const got = await session.collect();
   const result = await verifyEpisode(task.verifier as Verifier, {
@@ -13,6 +14,9 @@ export async function gradeOracle(sandbox: SandboxServer, task: SandboxTask, ora
     log: got.log,
     changes: got.changes,
     state: (table) => session.state?.(table) ?? [],
+    question: task.instruction,
+    start,
+    consequences,
   });
   await session.close?.();
   return { run, result };

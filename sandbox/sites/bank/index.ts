@@ -41,4 +41,10 @@ export const bank: SiteTemplate = {
     statementRoutes(router);
   },
   tasks: bankTasks,
+  consequences: [
+    // A payment or transfer sent now moves the balances and books the transactions.
+    { when: { table: 'payments', op: 'create' }, allow: [{ table: 'accounts', op: 'update', fields: ['balance'] }, { table: 'transactions', op: 'create' }] },
+    // A removed payee leaves its payments without one.
+    { when: { table: 'payees', op: 'delete' }, allow: [{ table: 'payments', op: 'update', fields: ['payee_id'] }] },
+  ],
 };

@@ -28,4 +28,8 @@ export const calendar: SiteTemplate = {
     otherRoutes(router);
   },
   tasks: calendarTasks,
+  consequences: [
+    // A deleted event takes its guest list with it.
+    { when: { table: 'events', op: 'delete' }, allow: [{ table: 'attendees', op: 'delete' }] },
+  ],
 };

@@ -30,4 +30,16 @@ export const forum: SiteTemplate = {
     accountRoutes(router);
   },
   tasks: forumTasks,
+  consequences: [
+    // The author follows a thread they start.
+    { when: { table: 'threads', op: 'create' }, allow: [{ table: 'follows', op: 'create' }] },
+    // An edit stamps the post; a renamed thread renames its first post.
+    { when: { table: 'posts', op: 'update' }, allow: [{ table: 'posts', op: 'update', fields: ['edited'] }] },
+    { when: { table: 'threads', op: 'update' }, allow: [{ table: 'posts', op: 'update', fields: ['subject', 'edited'] }] },
+    // A vote moves the post's score.
+    { when: { table: 'votes' }, allow: [{ table: 'posts', op: 'update', fields: ['score'] }] },
+    { when: { table: 'votes', op: 'delete' }, allow: [{ table: 'posts', op: 'update', fields: ['score'] }] },
+    // A deleted thread takes its posts, follows, bookmarks, votes and notifications with it.
+    { when: { table: 'threads', op: 'delete' }, allow: ['posts', 'follows', 'bookmarks', 'votes', 'notifications'].map((table) => ({ table, op: 'delete' as const })) },
+  ],
 };

@@ -29,4 +29,10 @@ export const mail: SiteTemplate = {
     contactRoutes(router);
   },
   tasks: mailTasks,
+  consequences: [
+    // Opening a message marks it read.
+    { allow: [{ table: 'messages', op: 'update', where: { read: 1 }, fields: ['read'], opened: '/messages/{id}' }] },
+    // Sending stamps the time.
+    { when: { table: 'messages', op: 'update' }, allow: [{ table: 'messages', op: 'update', fields: ['sent_at'] }] },
+  ],
 };

@@ -111,10 +111,12 @@ function shoppingActions(d: RecipeData): TaskSpec[][] {
   const order = weekOrder(d.plan);
   const build = [step.link('Shopping list'), step.link('Build from meal plan')];
   const have = (name: string, unit: string, quantity: number | null) => row('shopping_items', { name, unit }, { quantity, source: 'plan', bought: 0 });
+  // The verifier checks a few of the items; the task asks for every one of them.
+  const adding = (items: ReadonlyArray<{ name: string; unit: string }>) => items.map((n) => ({ table: 'shopping_items', op: 'create' as const, where: { name: n.name, unit: n.unit, source: 'plan' } }));
   const all = planNeeds(d.db, order.map((p) => p.id), true).filter((n) => n.quantity !== null);
   const whole: TaskSpec[] = all.length >= 2 ? [{
     slug: 'list-from-plan', kind: 'action', instruction: 'Add everything my planned meals need to my shopping list, leaving out pantry staples like salt and oil.',
-    verifier: { state: [...all.slice(0, 3).map((n) => have(n.name, n.unit, n.quantity)), noRow('shopping_items', { name: 'salt' })] },
+    verifier: { state: [...all.slice(0, 3).map((n) => have(n.name, n.unit, n.quantity)), noRow('shopping_items', { name: 'salt' })], allow: adding(all) },
     oracle: [...build, step.button('Review ingredients'), step.button('Add to shopping list'), step.done()],
   }] : [];
   const oneMeal = order.map((p: PlanRow) => {
@@ -124,7 +126,7 @@ function shoppingActions(d: RecipeData): TaskSpec[][] {
     const elsewhere = others.filter((o) => !needs.some((n) => n.name === o.name));
     return {
       slug: `list-for-${p.id}`, kind: 'action' as const, instruction: `Put only the ingredients for ${p.day}'s ${p.meal.toLowerCase()} (${p.title}) on my shopping list.`,
-      verifier: { state: [...only.slice(0, 2).map((n) => have(n.name, n.unit, n.quantity)), ...elsewhere.slice(0, 1).map((o) => noRow('shopping_items', { name: o.name }))] },
+      verifier: { state: [...only.slice(0, 2).map((n) => have(n.name, n.unit, n.quantity)), ...elsewhere.slice(0, 1).map((o) => noRow('shopping_items', { name: o.name }))], allow: adding(needs) },
       oracle: [...build, ...order.filter((o) => o.id !== p.id).map((o) => step.check(planLabel(o))), step.button('Review ingredients'), step.button('Add to shopping list'), step.done()],
     };
   }).filter((t) => t.verifier.state.length >= 2);
@@ -133,7 +135,7 @@ function shoppingActions(d: RecipeData): TaskSpec[][] {
     return {
       slug: `list-without-${n.name.replace(/[^a-z0-9]+/gi, '-')}`, kind: 'action' as const,
       instruction: `Build my shopping list from the whole meal plan without pantry staples, but leave out the ${n.name}: I already have it.`,
-      verifier: { state: [noRow('shopping_items', { name: n.name }), ...(other ? [have(other.name, other.unit, other.quantity)] : [])] },
+      verifier: { state: [noRow('shopping_items', { name: n.name }), ...(other ? [have(other.name, other.unit, other.quantity)] : [])], allow: adding(all.filter((x) => x !== n)) },
       oracle: [...build, step.button('Review ingredients'), step.check(clip(ingredientText(n))), step.button('Add to shopping list'), step.done()],
     };
   });

@@ -34,4 +34,13 @@ export const tracker: SiteTemplate = {
     milestoneRoutes(router);
   },
   tasks: trackerTasks,
+  consequences: [
+    // Any change to an issue, its labels or comments stamps the issue.
+    { allow: [{ table: 'issues', op: 'update', fields: ['updated'] }] },
+    // A new issue takes the project's next number; a renamed one renames its labels' and comments' copies of the
+    // title; a deleted one takes its comments and labels with it.
+    { when: { table: 'issues', op: 'create' }, allow: [{ table: 'projects', op: 'update', fields: ['next_number'] }] },
+    { when: { table: 'issues', op: 'update' }, allow: [{ table: 'issue_labels', op: 'update', fields: ['title'] }, { table: 'comments', op: 'update', fields: ['subject'] }] },
+    { when: { table: 'issues', op: 'delete' }, allow: [{ table: 'comments', op: 'delete' }, { table: 'issue_labels', op: 'delete' }] },
+  ],
 };

@@ -4,7 +4,6 @@ import { answer, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
 import { slugify } from '../../values';
 import { PRIORITIES } from './content';
-import { progressText } from './milestone-pages';
 import { percent } from './queries';
 import { filterIssues, openIssue, openMilestone, type TrackerData } from './task-steps';
 
@@ -36,7 +35,7 @@ export function infoTasks(d: TrackerData, faker: Faker): TaskSpec[][] {
   })));
   groups.push(faker.helpers.shuffle(d.milestones.filter((m) => m.total > 0)).map((m) => ({
     slug: `progress-${m.id}`, kind: 'info', instruction: `What percentage of the issues in milestone ${m.name} is complete?`,
-    verifier: { answer: answer.number(percent(m), 0) }, oracle: [step.link('Milestones'), step.done(progressText(m))],
+    verifier: { answer: answer.number(percent(m), 0) }, oracle: [step.link('Milestones'), step.done(`${percent(m)}% complete`)],
   })));
   const counts: TaskSpec[] = [];
   for (const p of d.projects) {

@@ -33,4 +33,10 @@ export const travel: SiteTemplate = {
     tripRoutes(router);
   },
   tasks: travelTasks,
+  consequences: [
+    // A booking goes through a checkout (created, stepped through, closed) and names its travellers.
+    { when: { table: 'bookings', op: 'create' }, allow: [{ table: 'checkouts', op: 'create' }, { table: 'checkouts', op: 'update' }, { table: 'checkouts', op: 'delete' }, { table: 'travellers', op: 'create' }] },
+    // A moved or changed booking is priced again.
+    { when: { table: 'bookings', op: 'update' }, allow: [{ table: 'bookings', op: 'update', fields: ['total'] }] },
+  ],
 };

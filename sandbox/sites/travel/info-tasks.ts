@@ -4,7 +4,6 @@ import { answer, step } from '../../task-kit';
 import type { TaskSpec } from '../../template';
 import { plural } from '../../layout';
 import { price } from './common';
-import { ratingText } from './hotel-pages';
 import { durationText } from './pricing';
 import { FLIGHT_SORTS, HOTEL_SORTS } from './queries';
 import { AMENITIES } from './themes';
@@ -75,7 +74,7 @@ export function infoTasks(d: TravelData, faker: Faker): TaskSpec[][] {
   })));
   groups.push(hotels.slice(0, 15).map((h) => ({
     slug: `rating-${h.id}`, kind: 'info', instruction: `What guest rating does ${theHotel(h.name)} in ${h.city_name} have? Report the score out of 10.`,
-    verifier: { answer: answer.number(h.rating, 0.05) }, oracle: [...openHotel(h), step.done(ratingText(h))],
+    verifier: { answer: answer.number(h.rating, 0.05) }, oracle: [...openHotel(h), step.done(`${h.rating.toFixed(1)} out of 10`)],
   })));
   groups.push(hotels.slice(15, 30).flatMap((h) => {
     const room = d.rooms.get(h.id)?.at(-1);
