@@ -17,7 +17,7 @@ import { cpSlice, pyStrip } from '../core/py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
-import { JUDGE_READS, listScreenshots } from './screenshots';
+import { JUDGE_READS, listScreenshots, lostStepScreenshots } from './screenshots';
 import { refuseLinkedFiles } from '../files/links';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
@@ -178,7 +178,17 @@ export function combineVotes(verdicts: readonly string[], combine: 'majority' | 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; setup: string | null; why?: string; edited?: boolean; textOnly?: boolean }> {
+): Promise<{
+  record: JudgeRecord | null;
+  outcome: JudgeOutcome;
+  identity: JudgeRecordState;
+  setup: string | null;
+  why?: string;
+  edited?: boolean;
+  textOnly?: boolean;
+  /** Judged from `final.png` alone, every step screenshot gone; `steps`: those its `episode.json` records. */
+  finalOnly?: { readonly steps: number | null };
+}> {
   const { store } = options;
   const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
@@ -204,7 +214,13 @@ export async function judgeEpisodeDetailed(
   const request = await readJudgeRequest(store, options.episode, options.instruction, variant);
   if (!request) return { record: null, outcome: 'no-inputs', identity, setup, ...edited };
   // Every screenshot gone (none left, not even final.png) while the variant shows some: judged from text alone.
-  const flags = { ...edited, ...(variant.screenshots > 0 && request.screenshots.length === 0 ? { textOnly: true } : {}) };
+  // Or every step screenshot gone, `final.png` left: judged from that alone, as the seed does, and said so.
+  const finalOnly = variant.screenshots > 0 ? await lostStepScreenshots(store, options.episode, request.screenshots) : null;
+  const flags = {
+    ...edited,
+    ...(variant.screenshots > 0 && request.screenshots.length === 0 ? { textOnly: true } : {}),
+    ...(finalOnly ? { finalOnly } : {}),
+  };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
