@@ -102,7 +102,9 @@ describe('JSON written by Python', () => {
     // The judge neither counts it nor judges over it (the file is the user's to mend); the report names it.
     const judged = await runJudge({ run, llm });
     expect(llm.calls).toHaveLength(0);
-    expect(judged.errors).toEqual([{ taskId: 'shop-2', error: `InputError: ${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1` }]);
+    expect(judged.errors).toEqual([
+      { taskId: 'shop-2', error: `InputError: ${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1: the record holds no verdict; mend it, or delete it to have the episode judged again` },
+    ]);
     expect(await fs.readFile(path.join(`${run}_judge`, 'shop-2.json'), 'utf8')).toContain('"predicted_label": "yes"');
     const issues: ReportEvent[] = [];
     await runReport({ run, out: `${run}_report`, onEvent: (e) => void (e.type === 'issue' && issues.push(e)) });

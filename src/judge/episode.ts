@@ -202,7 +202,7 @@ export async function judgeEpisodeDetailed(
   const identity = standing.state;
   // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
   // and bound to this episode so a later change is caught.
-  const cached = identity === 'current' || identity === 'unbound' ? await readJsonFileIfExists(store, dst, JudgeRecordSchema) : null;
+  const cached = identity === 'current' || identity === 'unbound' ? await readRecord(store, dst) : null;
   if (cached) {
     if (identity === 'unbound' && episodeId !== null) {
       await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
@@ -252,6 +252,16 @@ export async function judgeEpisodeDetailed(
   if (ok) return { record, outcome: 'judged', identity, setup, ...flags };
   const failed = votes.find((v) => !(VERDICTS as readonly string[]).includes(v.verdict))!;
   return { record, outcome: 'no-verdict', identity, setup, why: whyNoVerdict(failed), ...flags };
+}
+
+// A record on disk; one that holds no verdict (`"predicted_label": NaN`) is the user's to mend, never judged over.
+async function readRecord(store: FileStore, file: string): Promise<JudgeRecord | null> {
+  try {
+    return await readJsonFileIfExists(store, file, JudgeRecordSchema);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError({ file, ...(error.field ? { field: error.field } : {}) }, `${error.problem}: the record holds no verdict; mend it, or delete it to have the episode judged again`, { cause: error });
+  }
 }
 
 // The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.
