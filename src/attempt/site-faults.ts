@@ -48,9 +48,11 @@ function sameOrigin(url: string, origin: string): boolean {
 // Node's socket errors that mean the server is gone or unreachable (undici gives them as a failed fetch's cause).
 const NOT_ANSWERING = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
 
-/** A server that stopped answering: where (`127.0.0.1:8000`; `null` when the error does not say) and the error's code. */
+/** A server that stopped answering, as a failed request from Node tells it. */
 export interface ServerDown {
+  /** Where: `127.0.0.1:8000`; `null` when the error does not say. */
   readonly at: string | null;
+  /** The error's code: `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`... */
   readonly code: string;
 }
 
