@@ -84,19 +84,31 @@ describe('faults are not episodes', () => {
     const gone = await startSandbox({ port: 0, catalog: { variants: 1, testVariants: [] } });
     const out = path.join(await tempDir('faults-gone-'), 'run');
     let closing: Promise<void> | undefined;
+    const events: AttemptEvent[] = [];
     const error = await runAttempt({
       tasks, policy: scriptedPolicy(() => ({ done: { answer: 'x' } })), source: { baseUrl: gone.url }, evidence: sandboxEvidence({ url: gone.url }),
       out, browser: host, concurrency: 1, retries: 0,
       // the server goes away after the first episode
-      onEvent: (e) => void (e.type === 'episode-end' && (closing ??= gone.close())),
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'episode-end') closing ??= gone.close();
+      },
     }).catch((e: unknown) => e);
     await closing;
     expect(error).toBeInstanceOf(StageStoppedError);
     const stopped = error as StageStoppedError;
     expect(stopped.message).toMatch(/^attempt stopped: 3 episodes in a row could not run/);
-    const host127 = new URL(gone.url).host;
-    expect(stopped.failures[0]!.message).toMatch(new RegExp(`^evidence: TypeError: fetch failed: the server at ${host127.replace('.', '\\.')} does not answer \\((ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET)\\)`));
-    expect(stopped.failures[0]!.hint).toBe(`the server at ${host127} stopped answering: start it again (the sites' server is at ${gone.url}), then run the same command again: finished episodes are kept`);
+    // Each episode's failure is the cause and what to do, not the raw chain (`EpisodeFailure: evidence: TypeError: fetch failed: ...`).
+    const hint = `start it again (the sites' server is at ${gone.url}), then run the same command again: finished episodes are kept`;
+    const cause = new RegExp(`^the site server at ${new URL(gone.url).host.replaceAll('.', '\\.')} stopped answering \\((ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET)\\) during evidence: `);
+    const failed = events.flatMap((e) => (e.type === 'episode-failed' ? [e.error] : []));
+    expect(failed).toHaveLength(2); // the third stopped the run
+    for (const message of [...failed, ...stopped.failures.map((f) => f.message)]) {
+      expect(message).toMatch(cause);
+      expect(message.endsWith(`: ${hint}`)).toBe(true);
+    }
+    expect(stopped.failures[0]!.hint).toBe(hint);
+    expect(stopped.message).not.toMatch(/TypeError|fetch failed|EpisodeFailure/);
     expect(await finishedEpisodes(out)).toEqual([tasks[0]!.task_id]);
   });
 

@@ -232,3 +232,58 @@ describe('validate trusts nothing', () => {
     expect(result.report.overall).toMatchObject({ episodes: 2, tp: 1, tn: 1 });
   });
 });
+
+describe('validate says what it cannot score', () => {
+  // A human run of three episodes, judged by the seed (records without identity); `results` when given.
+  async function humanRun(o: { records: Record<string, string>; results?: string }): Promise<string> {
+    const run = await tempDir('rel-validate-');
+    const ids = ['shop-1', 'shop-2', 'shop-3'];
+    await writeRun(run, ids.map((taskId) => ({ taskId, gradeInputs: '{"answer": "x"}', shots: ['step_0.png'], final: true, record: o.records[taskId] })),
+      ids.map((task_id) => ({ task_id, instruction: `do ${task_id}`, site: 'shop', task_kind: 'action' })));
+    if (o.results !== undefined) await fs.writeFile(path.join(run, 'results.jsonl'), o.results);
+    return run;
+  }
+
+  it('fails on a run without results.jsonl (nor the episodes to derive it), naming the file, writing no figures', async () => {
+    const run = await humanRun({ records: { 'shop-1': recordText('shop-1', 1) } });
+    const llm = verdict('SUCCESS');
+    const error = await runValidate({ run, llm }).catch((e: unknown) => e);
+    const missing =
+      `${run}/results.jsonl: missing (nor results_regraded.jsonl), and none could be derived from the run's episodes (no verifier result recorded in them): ` +
+      'nothing to score the judge against; attempt the human tasks with their verifiers (taskgen attempt), or put the run\'s ' +
+      'results.jsonl ({"task_id": ..., "ok": true|false} per line) there';
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(missing);
+    expect(llm.calls).toHaveLength(0);
+    await expect(fs.stat(`${run}_judge/_validate.json`)).rejects.toThrow();
+    const cli = await runCli(['validate', run], { env: { GEMINI_API_KEY: 'k', GEMINI_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(cli.code).not.toBe(0);
+    expect(cli.stderr).toContain(missing);
+    expect(cli.stdout).toBe('');
+    await expect(fs.stat(`${run}_judge/_validate.json`)).rejects.toThrow();
+  });
+
+  it('names a judge record whose label is NaN (as Python writes it) and scores the others without it', async () => {
+    const nan = recordText('shop-2', 0).replace('"predicted_label": 0', '"predicted_label": NaN');
+    const run = await humanRun({
+      records: { 'shop-1': recordText('shop-1', 1), 'shop-2': nan, 'shop-3': recordText('shop-3', 0) },
+      results: '{"task_id": "shop-1", "ok": true}\n{"task_id": "shop-2", "ok": true}\n{"task_id": "shop-3", "ok": false}\n',
+    });
+    const events: JudgeEvent[] = [];
+    const llm = verdict('SUCCESS');
+    const { report, judged } = await runValidate({ run, llm, onEvent: (e) => events.push(e) });
+    const record = `${run}_judge/shop-2.json`;
+    expect(events).toContainEqual({
+      type: 'warning',
+      message:
+        `${record}: predicted_label: NaN is not a verdict (0 or 1): shop-2 is not scored (the seed would count it as NOT SUCCESS); ` +
+        'write 0 or 1 there, or delete the record and run validate again to have the episode judged again',
+    });
+    // The figures of the two others, as if shop-2 had no record.
+    expect(report.overall).toMatchObject({ episodes: 2, tp: 1, fp: 0, fn: 0, tn: 1, verifier_pass: 1, judge_pass: 1 });
+    expect(report.by_site.shop).toMatchObject({ episodes: 2 });
+    expect(judged.errors.map((e) => e.taskId)).toEqual(['shop-2']); // the judge pass names it too, and left it as it is
+    expect(llm.calls).toHaveLength(0);
+    expect(await fs.readFile(record, 'utf8')).toBe(nan);
+  });
+});

@@ -74,7 +74,7 @@ describe('JSON written by Python', () => {
     expect(warnings).toContain(`${run}/tg-shop-00000002/grade_inputs.json: missing: tg-shop-00000002 is not judged (nothing to judge it from)`);
   });
 
-  it('reads judge records and results.jsonl with a BOM and a label written 1.0; a label that is not a number is named', async () => {
+  it('reads judge records and results.jsonl with a BOM and a label written 1.0; a label that is not a number is named (validate scores the rest)', async () => {
     const run = await tempDir('files-py-');
     const ids = ['shop-1', 'shop-2'];
     await writeRun(run, [
@@ -90,17 +90,21 @@ describe('JSON written by Python', () => {
     // A record the seed or a script wrote (no episode identity), its label a string.
     await fs.rm(`${run}_judge/_episodes`, { recursive: true });
     await fs.writeFile(path.join(`${run}_judge`, 'shop-2.json'), recordText(ids[1]!, 0).replace('"predicted_label": 0', '"predicted_label": "yes"'));
-    const error = await runValidate({ run, llm }).catch((e: unknown) => e);
+    // validate names it and scores the rest (the seed would count it as NOT SUCCESS)
+    const warned: JudgeEvent[] = [];
+    const { report: without } = await runValidate({ run, llm, onEvent: (e) => void (e.type === 'warning' && warned.push(e)) });
     expect(llm.calls).toHaveLength(0);
-    expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toBe(`${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1`);
+    expect(warned).toContainEqual({ type: 'warning', message: expect.stringMatching(/^[^:]+_judge\/shop-2\.json: predicted_label: "yes" is not a verdict \(0 or 1\): shop-2 is not scored/) });
+    expect(without.overall).toMatchObject({ episodes: 1, tp: 1 });
     await expect(runRows({ run, out: `${run}-rows`, tasks: ids.map((task_id) => ({ task_id, site: 'shop' })) })).rejects.toThrow(
       `${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1`,
     );
     // The judge neither counts it nor judges over it (the file is the user's to mend); the report names it.
     const judged = await runJudge({ run, llm });
     expect(llm.calls).toHaveLength(0);
-    expect(judged.errors).toEqual([{ taskId: 'shop-2', error: `InputError: ${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1` }]);
+    expect(judged.errors).toEqual([
+      { taskId: 'shop-2', error: `InputError: ${run}_judge/shop-2.json: predicted_label: expected the number 0 or 1: the record holds no verdict; mend it, or delete it to have the episode judged again` },
+    ]);
     expect(await fs.readFile(path.join(`${run}_judge`, 'shop-2.json'), 'utf8')).toContain('"predicted_label": "yes"');
     const issues: ReportEvent[] = [];
     await runReport({ run, out: `${run}_report`, onEvent: (e) => void (e.type === 'issue' && issues.push(e)) });

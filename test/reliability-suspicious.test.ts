@@ -49,6 +49,34 @@ describe('suspicious input is named', () => {
     expect(llm.calls.map((c) => c.options.images?.length ?? 0).sort()).toEqual([0, 2]);
   });
 
+  it('an episode whose step screenshots are all gone (final.png left): judged from final.png, the seed prompt, with a warning naming it', async () => {
+    const events: JudgeEvent[] = [];
+    const run = await tempDir('suspicious-');
+    // `seed` has no episode.json (a run of the seed's own harness): how many steps it had is not known.
+    const [gone, kept, none, seed] = ['tg-shop-0000a001', 'tg-shop-0000a002', 'tg-shop-0000a003', 'tg-shop-0000a004'];
+    await writeRun(run, [
+      { taskId: gone, gradeInputs: '{"answer": "lamp"}', shots: [], final: true },
+      { taskId: kept, gradeInputs: '{"answer": "lamp"}', shots: ['step_0.png', 'step_1.png'], final: true },
+      { taskId: none, gradeInputs: '{"answer": "lamp"}', shots: [], final: true },
+      { taskId: seed, gradeInputs: '{"answer": "lamp"}', shots: [], final: true },
+    ], [gone, kept, none, seed].map((task_id) => ({ ...TASK, task_id })));
+    // `none` ended before its first step: no step screenshot was ever taken, nothing is missing.
+    const episodeJson = (steps: number) => JSON.stringify({ task: TASK, outcome: 'timeout', steps, answer: null, timings: {}, model: null, error: null });
+    await fs.writeFile(path.join(run, gone, 'episode.json'), episodeJson(2));
+    await fs.writeFile(path.join(run, none, 'episode.json'), episodeJson(0));
+    const llm = verdict('SUCCESS');
+    await runJudge({ run, llm, workers: 1, onEvent: (e) => events.push(e) });
+    const named = (id: string, records: string) =>
+      `${path.join(run, id, 'screenshots')}: no step screenshot left (step_<n>.png), only final.png${records}: ${id} was judged from its final screenshot alone; ` +
+      `restore the step screenshots (or attempt the episode again), then delete ${path.join(`${run}_judge`, `${id}.json`)} and judge again`;
+    expect(warnings(events)).toEqual([named(gone, ', though its episode.json records 2 steps'), named(seed, '')]);
+    // judged as the seed judges it: the same prompt, final.png its one image
+    const [ofGone, ofKept] = llm.calls;
+    expect(ofGone!.prompt).toBe(ofKept!.prompt);
+    expect(ofGone!.options.images?.map((i) => i.name)).toEqual([`${gone}/final.png`]);
+    expect(ofKept!.options.images).toHaveLength(3);
+  });
+
   it('bytes that are not UTF-8 in a tasks file: an error naming file and line, not an instruction with U+FFFD', async () => {
     const run = await judgedRun();
     const tasks = path.join(run, 'latin1.jsonl');

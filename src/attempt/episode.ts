@@ -28,7 +28,7 @@ import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
 import { StepMarks } from '../claims/steps';
-import { serverDownOf, watchSiteFaults, type SiteFaults } from './site-faults';
+import { describeServerDown, serverDownIn, serverDownOf, watchSiteFaults, type SiteFaults } from './site-faults';
 import { checkEntry } from '../core/check';
 
 /**
@@ -121,6 +121,20 @@ export class EpisodeFailure extends Error {
   override readonly name = 'EpisodeFailure';
 }
 
+/**
+ * An {@link EpisodeFailure} whose cause is a server that stopped answering (refused or dropped connections): its
+ * message is that cause and what to do (`the site server at 127.0.0.1:8000 stopped answering (ECONNREFUSED) during
+ * evidence: start it again ...`), never the raw error chain, which stays in `cause`.
+ */
+export class ServerStoppedFailure extends EpisodeFailure {
+  /** What to do about it, also the end of the message. */
+  readonly hint: string;
+  constructor(message: string, hint: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.hint = hint;
+  }
+}
+
 class EpisodeTimeout extends Error {}
 
 /**
@@ -144,7 +158,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
   let session: EvidenceSession | null = null;
   let ep: EpisodePage | null = null;
   try {
-    session = await infra('evidence', () => options.evidence.open({ site: task.site, taskId: task.task_id, baseUrl: options.baseUrl }));
+    session = await infra(options.baseUrl, 'evidence', () => options.evidence.open({ site: task.site, taskId: task.task_id, baseUrl: options.baseUrl }));
     const s = session;
     ep = await openEpisodePage(options.host, {
       origin,
@@ -154,9 +168,9 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     });
     const faults = watchSiteFaults(ep.page, origin);
     // The tables before the first action: what a state claim reads the changes against.
-    const startRows = s.startRows ? await infra('evidence', () => s.startRows!()) : null;
-    const consequences = s.consequences ? await infra('evidence', () => s.consequences!()) : [];
-    await infra('start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
+    const startRows = s.startRows ? await infra(options.baseUrl, 'evidence', () => s.startRows!()) : null;
+    const consequences = s.consequences ? await infra(options.baseUrl, 'evidence', () => s.consequences!()) : [];
+    await infra(options.baseUrl, 'start page', () => ep!.watch.guard(ep!.page.goto(start, { waitUntil: 'load', timeout: 30_000 })));
     // A server redirect is not routed: a start page that led outside the site is not an episode of the site.
     const landed = outsideSite(ep.page.url(), boundary);
     if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
@@ -164,13 +178,13 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     const run = await loop(options, ep, recorder, signal, marks, faults);
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     assertSiteUp(faults);
-    const evidence = await infra('evidence', () => s.collect());
+    const evidence = await infra(options.baseUrl, 'evidence', () => s.collect());
     // Graded on the recorded evidence (the start rows with the changes applied, not the live tables), so a reader of
     // the episode dir decides the same reward.
     const state = startRows ? replayState(startRows, evidence.changes) : s.state ? (t: string) => s.state!(t) : undefined;
     const graded = { answer: run.answer, log: evidence.log, changes: evidence.changes, question: task.instruction, start: startRows, consequences };
     const verdict = task.verifier && options.verify
-      ? await infra('verifier', () => options.verify!(task, { ...graded, ...(state ? { state } : {}) }))
+      ? await infra(options.baseUrl, 'verifier', () => options.verify!(task, { ...graded, ...(state ? { state } : {}) }))
       : options.writtenVerifier
         ? claimVerdict(options.writtenVerifier, { ...graded, steps: run.history.length, seen: run.seen })
         : undefined;
@@ -360,12 +374,19 @@ function row(decision: PolicyDecision, input: Parameters<Policy['decide']>[0], a
   };
 }
 
-async function infra<T>(what: string, work: () => Promise<T>): Promise<T> {
+// Work of the harness around the agent (evidence, start page, verifier): a failure is a fault, not the episode's; a
+// server that stopped answering is named with what to do.
+async function infra<T>(baseUrl: string, what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof PageGoneError) throw error;
-    throw new EpisodeFailure(`${what}: ${describeFault(error)}`, { cause: error });
+    const down = serverDownIn(error);
+    if (down) {
+      const { message, hint } = describeServerDown(down, what, baseUrl);
+      throw new ServerStoppedFailure(message, hint, { cause: error });
+    }
+    throw new EpisodeFailure(`${what}: ${describeError(error)}`, { cause: error });
   }
 }
 

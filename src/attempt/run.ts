@@ -7,8 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { describeError } from '../core/errors';
 import { checkInput, ENTRY_SCHEMAS } from '../core/check';
-import { StageStoppedError, callFailureOf, type CallFailure } from '../models/failures';
-import { LLMError } from '../models/types';
+import { StageStoppedError, type CallFailure } from '../models/failures';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
@@ -17,8 +16,8 @@ import type { Outcome, Task } from '../core/schemas';
 import type { Shard } from '../core/shard';
 import type { SiteSource } from '../sites/types';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
-import { defaultVerify, attemptTask, EpisodeFailure, type StepInfo, type VerifyFunction } from './episode';
-import { serverDownOf } from './site-faults';
+import { defaultVerify, attemptTask, type StepInfo, type VerifyFunction } from './episode';
+import { describeFailure, faultOf } from './could-not-run';
 import { browserEvidence } from './evidence';
 import { ClaimLostError, describeHolder } from './claims';
 import { finishedTotals, type FinishedTotals } from './run-dir';
@@ -314,12 +313,12 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
           couldNotRun(taskId, error);
           if (stopped) return;
           if (retried < retries) {
-            warn(`episode ${taskId}${tryLabel(t, attempts)} could not run (${describeError(error)}); trying it again`);
+            warn(`episode ${taskId}${tryLabel(t, attempts)} could not run (${describeFailure(error)}); trying it again`);
             schedule(task, t, retried + 1);
             return;
           }
           failed++;
-          emit({ type: 'episode-failed', taskId, error: describeError(error), ...tagOf(t) });
+          emit({ type: 'episode-failed', taskId, error: describeFailure(error), ...tagOf(t) });
         } finally {
           await claim.release();
         }
@@ -362,23 +361,6 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
 // ` (try 2)` in a message of a run with several tries; nothing in a run of one.
 function tryLabel(t: OpenTry, attempts: number): string {
   return attempts > 1 ? ` (try ${t.n})` : '';
-}
-
-// Why a try could not run: the model's failure (status, model, hint), or the site's server's.
-function faultOf(error: unknown, taskId: string, baseUrl: string): CallFailure {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    if (e instanceof StageStoppedError && e.failures[0]) return e.failures[0];
-    if (e instanceof LLMError) return callFailureOf(e, 'attempt', taskId);
-  }
-  const message = error instanceof EpisodeFailure ? error.message : describeError(error);
-  const down = serverDownOf(error);
-  if (down) {
-    const hint = `${down.replace(/ does not answer.*/, '')} stopped answering: start it again (the sites' server is at ${baseUrl}), then run the same command again: finished episodes are kept`;
-    return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
-  }
-  if (!/^(the site's server failed|start page|evidence)\b/.test(message)) return { stage: 'attempt', item: taskId, message, fatal: false };
-  const hint = `check that the sites' server at ${baseUrl} is up and reachable`;
-  return { stage: 'attempt', item: taskId, message: `${message} (${hint})`, hint, fatal: false };
 }
 
 // Checks every id and site before any path is built; a repeated task id is attempted once.

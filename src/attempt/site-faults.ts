@@ -48,16 +48,41 @@ function sameOrigin(url: string, origin: string): boolean {
 // Node's socket errors that mean the server is gone or unreachable (undici gives them as a failed fetch's cause).
 const NOT_ANSWERING = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CLOSED']);
 
+/** A server that stopped answering, as a failed request from Node tells it. */
+export interface ServerDown {
+  /** Where: `127.0.0.1:8000`; `null` when the error does not say. */
+  readonly at: string | null;
+  /** The error's code: `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`... */
+  readonly code: string;
+}
+
+/** The server that stopped answering, when `error` (or a cause of it) is a refused, reset or unreachable connection; `null` for any other error. */
+export function serverDownIn(error: unknown): ServerDown | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const { code, address, port } = e as Error & { code?: unknown; address?: unknown; port?: unknown };
+    if (typeof code !== 'string' || !NOT_ANSWERING.has(code)) continue;
+    return { at: typeof address === 'string' ? `${address}${typeof port === 'number' ? `:${port}` : ''}` : null, code };
+  }
+  return null;
+}
+
 /**
  * The server that stopped answering, when `error` (or a cause of it) is a refused, reset or unreachable connection:
  * `the server at 127.0.0.1:8000 does not answer (ECONNREFUSED)`; `null` for any other error.
  */
 export function serverDownOf(error: unknown): string | null {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
-    const { code, address, port } = e as Error & { code?: unknown; address?: unknown; port?: unknown };
-    if (typeof code !== 'string' || !NOT_ANSWERING.has(code)) continue;
-    const where = typeof address === 'string' ? ` at ${address}${typeof port === 'number' ? `:${port}` : ''}` : '';
-    return `the server${where} does not answer (${code})`;
-  }
-  return null;
+  const down = serverDownIn(error);
+  return down && `the server${down.at === null ? '' : ` at ${down.at}`} does not answer (${down.code})`;
+}
+
+/**
+ * What to do when the server at `down.at` stopped answering while the harness worked on `during` (`evidence`,
+ * `start page`...), the server named as the site's when it is the one at `baseUrl`: the message a user reads for
+ * that episode, and the hint alone.
+ */
+export function describeServerDown(down: ServerDown, during: string, baseUrl: string): { readonly message: string; readonly hint: string } {
+  const site = new URL(baseUrl).host;
+  const which = down.at === null ? 'a server' : down.at === site ? `the site server at ${down.at}` : `the server at ${down.at}`;
+  const hint = `start it again (the sites' server is at ${baseUrl}), then run the same command again: finished episodes are kept`;
+  return { message: `${which} stopped answering (${down.code}) during ${during}: ${hint}`, hint };
 }

@@ -17,7 +17,7 @@ import { cpSlice, pyStrip } from '../core/py/text';
 import { GradeInputsSchema, JudgeRecordSchema, type JudgeRecord } from '../core/schemas';
 import { EvidenceError } from './format';
 import { judgePromptParts } from './prompt';
-import { JUDGE_READS, listScreenshots } from './screenshots';
+import { JUDGE_READS, listScreenshots, lostStepScreenshots } from './screenshots';
 import { refuseLinkedFiles } from '../files/links';
 import { PRESETS, fillTemplate, isSeedJudge, type JudgeVariant } from './variant';
 import { episodeFile, judgeRecordFile } from '../files/layout';
@@ -178,7 +178,17 @@ export function combineVotes(verdicts: readonly string[], combine: 'majority' | 
 /** {@link judgeEpisode} with how it ended and how the record on disk stood against the episode before. */
 export async function judgeEpisodeDetailed(
   options: JudgeEpisodeOptions & { readonly store: FileStore },
-): Promise<{ record: JudgeRecord | null; outcome: JudgeOutcome; identity: JudgeRecordState; setup: string | null; why?: string; edited?: boolean; textOnly?: boolean }> {
+): Promise<{
+  record: JudgeRecord | null;
+  outcome: JudgeOutcome;
+  identity: JudgeRecordState;
+  setup: string | null;
+  why?: string;
+  edited?: boolean;
+  textOnly?: boolean;
+  /** Judged from `final.png` alone, every step screenshot gone; `steps`: those its `episode.json` records. */
+  finalOnly?: { readonly steps: number | null };
+}> {
   const { store } = options;
   const variant = options.variant ?? PRESETS.seed;
   const taskId = path.posix.basename(options.episode);
@@ -192,7 +202,7 @@ export async function judgeEpisodeDetailed(
   const identity = standing.state;
   // A stale record (its episode was recorded again) is judged again; an unbound one is kept as the seed keeps it,
   // and bound to this episode so a later change is caught.
-  const cached = identity === 'current' || identity === 'unbound' ? await readJsonFileIfExists(store, dst, JudgeRecordSchema) : null;
+  const cached = identity === 'current' || identity === 'unbound' ? await readRecord(store, dst) : null;
   if (cached) {
     if (identity === 'unbound' && episodeId !== null) {
       await bindJudgeRecord(store, options.judgeDir, taskId, episodeId, await store.readBytes(dst));
@@ -204,7 +214,13 @@ export async function judgeEpisodeDetailed(
   const request = await readJudgeRequest(store, options.episode, options.instruction, variant);
   if (!request) return { record: null, outcome: 'no-inputs', identity, setup, ...edited };
   // Every screenshot gone (none left, not even final.png) while the variant shows some: judged from text alone.
-  const flags = { ...edited, ...(variant.screenshots > 0 && request.screenshots.length === 0 ? { textOnly: true } : {}) };
+  // Or every step screenshot gone, `final.png` left: judged from that alone, as the seed does, and said so.
+  const finalOnly = variant.screenshots > 0 ? await lostStepScreenshots(store, options.episode, request.screenshots) : null;
+  const flags = {
+    ...edited,
+    ...(variant.screenshots > 0 && request.screenshots.length === 0 ? { textOnly: true } : {}),
+    ...(finalOnly ? { finalOnly } : {}),
+  };
   const images: ImageInput[] = await Promise.all(
     request.screenshots.map(async (shot) => ({
       data: await store.readBytes(shot),
@@ -236,6 +252,16 @@ export async function judgeEpisodeDetailed(
   if (ok) return { record, outcome: 'judged', identity, setup, ...flags };
   const failed = votes.find((v) => !(VERDICTS as readonly string[]).includes(v.verdict))!;
   return { record, outcome: 'no-verdict', identity, setup, why: whyNoVerdict(failed), ...flags };
+}
+
+// A record on disk; one that holds no verdict (`"predicted_label": NaN`) is the user's to mend, never judged over.
+async function readRecord(store: FileStore, file: string): Promise<JudgeRecord | null> {
+  try {
+    return await readJsonFileIfExists(store, file, JudgeRecordSchema);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    throw new InputError({ file, ...(error.field ? { field: error.field } : {}) }, `${error.problem}: the record holds no verdict; mend it, or delete it to have the episode judged again`, { cause: error });
+  }
 }
 
 // The reply that held no verdict, as a short excerpt (at most 121 characters, keys removed); or the failed call.

@@ -253,7 +253,7 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
       if (guard.stopped) return;
       try {
         assertPlainName(taskId, 'task id');
-        const { record, outcome, identity, why, setup: madeBy, edited, textOnly } = await judgeEpisodeDetailed({
+        const { record, outcome, identity, why, setup: madeBy, edited, textOnly, finalOnly } = await judgeEpisodeDetailed({
           episode: path.posix.join(run, taskId),
           instruction: tasks.get(taskId)!.instruction,
           judgeDir,
@@ -278,6 +278,16 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
         if (textOnly) {
           const dir = episodeFile(episodeDirOf(run, taskId), 'screenshots');
           options.onEvent?.({ type: 'warning', message: `${dir}: no screenshot left (nor final.png): ${taskId} was judged from its text alone` });
+        }
+        if (finalOnly) {
+          const dir = episodeFile(episodeDirOf(run, taskId), 'screenshots');
+          const records = finalOnly.steps === null ? '' : `, though its episode.json records ${finalOnly.steps} steps`;
+          options.onEvent?.({
+            type: 'warning',
+            message:
+              `${dir}: no step screenshot left (step_<n>.png), only final.png${records}: ${taskId} was judged from its final screenshot alone; ` +
+              `restore the step screenshots (or attempt the episode again), then delete ${judgeRecordFile(judgeDir, taskId)} and judge again`,
+          });
         }
         if (outcome === 'no-inputs') {
           options.onEvent?.({ type: 'warning', message: `${episodeFile(episodeDirOf(run, taskId), 'gradeInputs')}: missing: ${taskId} is not judged (nothing to judge it from)` });

@@ -5,6 +5,9 @@ import type { FileStore } from '../files/types';
 import { STEP_SHOT, type EpisodeReads } from '../files/links';
 import { pyStrip } from '../core/py/text';
 import { EPISODE_FILES, episodeFile } from '../files/layout';
+import { InputError } from '../core/errors';
+import { readJsonFileIfExists } from '../core/io';
+import { EpisodeSchema } from '../core/schemas';
 
 /** Options of {@link pickScreenshots}. */
 export interface PickScreenshotsOptions {
@@ -60,6 +63,33 @@ export async function listScreenshots(store: FileStore, episode: string, k = 10,
   const final = episodeFile(episode, 'final');
   if (await store.exists(final)) shots.push(final);
   return chooseScreenshots(shots, k, pick);
+}
+
+/**
+ * Whether the judge sees an episode through its `final.png` alone because every step screenshot
+ * (`screenshots/step_<n>.png`) is gone: `null` when not (a step screenshot is there, `chosen` holds another, or the
+ * episode's `episode.json` records no step, so none was ever taken); else the steps its `episode.json` records
+ * (`null` when it has none that reads, as in a run of the seed's own harness). `chosen` is what the judge picked.
+ */
+export async function lostStepScreenshots(store: FileStore, episode: string, chosen: readonly string[]): Promise<{ readonly steps: number | null } | null> {
+  const final = episodeFile(episode, 'final');
+  if (chosen.length === 0 || chosen.some((shot) => shot !== final)) return null;
+  // A variant that picks fewer than all may have left step screenshots out: only the listing tells.
+  if ((await listScreenshots(store, episode, Number.MAX_SAFE_INTEGER)).length > chosen.length) return null;
+  const steps = await recordedSteps(store, episode);
+  return steps === 0 ? null : { steps };
+}
+
+const StepsSchema = EpisodeSchema.pick({ steps: true });
+
+// The steps `episode.json` records; `null` when there is none, or it does not read (named elsewhere).
+async function recordedSteps(store: FileStore, episode: string): Promise<number | null> {
+  try {
+    return (await readJsonFileIfExists(store, episodeFile(episode, 'episode'), StepsSchema))?.steps ?? null;
+  } catch (error) {
+    if (error instanceof InputError) return null;
+    throw error;
+  }
 }
 
 /**

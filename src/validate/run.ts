@@ -5,8 +5,9 @@
  */
 import path from 'node:path';
 import { syncRunFiles } from '../attempt/run-dir';
-import { InputError } from '../core/errors';
+import { InputError, formatLocation } from '../core/errors';
 import { parseJsonText, parseWith, readJsonFileIfExists } from '../core/io';
+import { isDict, pyDictGet } from '../core/py/repr';
 import { assertPlainName } from '../core/names';
 import { pyDumps } from '../core/py/dumps';
 import { pyPathStr } from '../core/py/path';
@@ -17,7 +18,7 @@ import {
     type ValidateReport
 } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { RESULTS_FILES, validateFile } from '../files/layout';
+import { RESULTS_FILES, RUN_FILES, judgeRecordFile, validateFile } from '../files/layout';
 import { nodeStore } from '../files/node';
 import { readTextIfExists, type FileStore } from '../files/types';
 import { runJudge, type JudgeOptions, type JudgeResult } from '../judge/run';
@@ -55,8 +56,10 @@ export interface ValidateShardResult {
  * Judges a human-task run (see {@link runJudge}) and scores the judge against the verifiers' results:
  * `results_regraded.jsonl` when present, else `results.jsonl`; a task counts when it has a judge record. Where the
  * seed trusts anything, a clear error instead: `ok` must be a boolean (`file:line: ok: expected boolean`), a task id
- * listed twice must have the same result, and the file must hold a result line. Figures overall, per site and per task kind;
- * written to `<run>_judge/_validate.json` atomically.
+ * listed twice must have the same result, the file must hold a result line, and a run without one (nor episodes to
+ * derive it from) is refused before any model call. A judge record that holds no verdict (`"predicted_label": NaN`)
+ * is named in a `warning` and not scored. Figures overall, per site and per task kind; written to
+ * `<run>_judge/_validate.json` atomically.
  */
 export async function runValidate(options: ValidateOptions & { readonly shard?: undefined }): Promise<ValidateResult>;
 /** With a shard: judges the shard's episodes and scores nothing ({@link ValidateOptions}). */
@@ -68,17 +71,17 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
   if (options.shard && options.shard.count > 1) return { report: null, judged: await runJudge({ ...options, store }), pairs: [] };
   // The whole run's results, however many processes attempted it; a file that said otherwise is kept and named.
   await syncRunFiles(store, run, (message) => options.onEvent?.({ type: 'warning', message }));
-  const results = await readVerifierResults(store, run, options);
+  const results = await readVerifierResults(store, run, { ...options, required: true });
   const judged = await runJudge({ ...options, store });
+  const warn = (message: string) => options.onEvent?.({ type: 'warning', message });
   const pairs = (
     await Promise.all(
       [...results].map(async ([taskId, verifier]) => {
         // A record left from an earlier recording of the episode (judged again without a verdict) is not its verdict.
         const episodeId = await episodeIdOf(store, path.posix.join(run, taskId));
         if ((await judgeRecordState(store, judged.judgeDir, taskId, episodeId)) === 'stale') return null;
-        const record = await readJsonFileIfExists(store, path.posix.join(judged.judgeDir, `${taskId}.json`), JudgeRecordSchema);
-        // `== 1` in the seed; the schema admits only the ints 0 and 1.
-        return record === null ? null : { taskId, verifier, judge: record.predicted_label === 1 };
+        const judge = await recordedVerdict(store, judgeRecordFile(judged.judgeDir, taskId), taskId, warn);
+        return judge === null ? null : { taskId, verifier, judge };
       }),
     )
   ).filter((p) => p !== null);
@@ -102,7 +105,7 @@ export async function runValidate(options: ValidateOptions): Promise<ValidateRes
  * A run's verifier results, `task_id -> ok`, as the seed's dict comprehension reads them (the first of
  * `results_regraded.jsonl` and `results.jsonl` found) but strict where the seed trusts anything: `ok` must be a
  * boolean, a task id listed twice must have one result, and a results file must hold one. A run without results
- * gives an empty map and a warning.
+ * gives an empty map and a warning (with `required`, an error naming the missing file and what to do).
  */
 export async function readVerifierResults(
   store: FileStore,
@@ -111,6 +114,8 @@ export async function readVerifierResults(
     readonly onEvent?: ValidateOptions['onEvent'];
     /** A results file without a line gives an empty map (a run with written verifiers none of whose episodes ran yet), not an error. */
     readonly allowEmpty?: boolean;
+    /** A run without a results file is an {@link InputError} (what validate scores against), not a warning. */
+    readonly required?: boolean;
   } = {},
 ): Promise<Map<string, boolean>> {
   const results = new Map<string, { ok: boolean; line: number }>();
@@ -143,6 +148,45 @@ export async function readVerifierResults(
     if (results.size === 0 && !options.allowEmpty) throw new InputError({ file }, 'no result line: nothing to score the judge against');
     return new Map([...results].map(([id, r]) => [id, r.ok]));
   }
+  if (options.required) {
+    throw new InputError(
+      { file: path.posix.join(run, RUN_FILES.results) },
+      `missing (nor ${RUN_FILES.resultsRegraded}), and none could be derived from the run's episodes (no verifier result recorded in them): ` +
+        'nothing to score the judge against; attempt the human tasks with their verifiers (taskgen attempt), or put the run\'s ' +
+        `${RUN_FILES.results} ({"task_id": ..., "ok": true|false} per line) there`,
+    );
+  }
   options.onEvent?.({ type: 'warning', message: `${run}: no results_regraded.jsonl or results.jsonl: nothing to score` });
   return new Map();
+}
+
+/**
+ * A judge record's verdict for validate: `predicted_label == 1`, as the seed reads it; `null` when there is no
+ * record, or it holds no verdict (a label that is not 0 or 1, such as the `NaN` Python writes, or a file that does
+ * not parse): that one is named through `warn` and not scored, where the seed would count it as NOT SUCCESS.
+ */
+async function recordedVerdict(store: FileStore, file: string, taskId: string, warn: (message: string) => void): Promise<boolean | null> {
+  try {
+    const record = await readJsonFileIfExists(store, file, JudgeRecordSchema);
+    return record === null ? null : record.predicted_label === 1;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const label = error.field === 'predicted_label' ? await labelText(store, file) : null;
+    const problem = label === null ? `${error.message}: no verdict` : `${formatLocation(error)}: ${label} is not a verdict (0 or 1)`;
+    warn(
+      `${problem}: ${taskId} is not scored (the seed would count it as NOT SUCCESS); ` +
+        `${label === null ? 'mend the record' : 'write 0 or 1 there'}, or delete the record and run validate again to have the episode judged again`,
+    );
+    return null;
+  }
+}
+
+// The record's label as `json.dumps` writes it (`NaN`, `"yes"`); `null` when the file does not parse.
+async function labelText(store: FileStore, file: string): Promise<string | null> {
+  try {
+    const value = parseJsonText(await store.readText(file), { file });
+    return isDict(value) ? pyDumps(pyDictGet(value, 'predicted_label')) : null;
+  } catch {
+    return null;
+  }
 }
