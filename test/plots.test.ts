@@ -1,23 +1,29 @@
 /**
- * The charts of the three pages in Chromium: the run report (outcomes by site and kind, steps per episode, judge
- * against verifier per site, tokens per stage and model), the rows page (steps per site against the budget, what was
- * left out and why) and lab.html (forest plot, precision against yield, small multiples). Each page renders with no
- * console error, and each chart holds the number of marks the fixture's data calls for, counted here from the
- * fixture itself. One browser for the suite.
+ * The charts of the three pages in Chromium, on one fixture of 52 sites (as many as a real run has): the run report
+ * (outcomes by site and kind, steps per episode, judge against verifier per site, tokens per stage and model, pass@k
+ * of 3 tries), the rows page (steps per site against the budget, what was left out and why) and lab.html (forest
+ * plot, precision against yield, small multiples). Each page renders with no console error, each chart holds the
+ * number of marks the fixture's data calls for, counted here from the fixture itself, and no two labels of a chart
+ * overlap nor does anything spill out of its SVG. One browser for the suite. `PLOTS_SHOT=docs/pass-at-k.png` also
+ * writes the screenshot of the pass@k chart that docs/reports.md shows.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runReport, type LabReport } from '../src/index';
+import sharp from 'sharp';
+import { passAtK, runReport, type LabReport } from '../src/index';
 import { formatLab, renderLabHtml, wilsonInterval } from '../src/lab';
 import { scoreJudge } from '../src/validate';
 import { tempDir } from './helpers/runs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SITES = ['alpha', 'beta', 'gamma-with-a-rather-long-site-name'];
-const STEPS = [1, 2, 2, 3, 5, 8, 13, 1, 0, 4, 2, 6, 3, 9];
+// 52 sites, as a real run has: a few long names, the rest numbered; each site's 3 tasks in try 1 and 2 tries more
+const SITES = ['alpha', 'beta', 'gamma-with-a-rather-long-site-name', 'gamma-with-a-rather-long-site-name-too',
+  ...Array.from({ length: 48 }, (_, i) => `${['shop', 'mail', 'wiki', 'forum'][i % 4]}-${String(i + 1).padStart(2, '0')}`)];
+const STEPS = [1, 2, 2, 3, 5, 8, 13, 1, 0, 4, 2, 6, 3, 9, 17, 24, 30, 150];
+const TRIES = 3;
 
 type Verdict = 'success' | 'fail' | 'none';
 interface Fixture {
@@ -35,20 +41,23 @@ interface Fixture {
   readonly rows: number | null;
 }
 
-const EPISODES: Fixture[] = STEPS.map((steps, i) => {
-  const verdict: Verdict = i % 4 === 0 ? 'fail' : i % 5 === 4 ? 'none' : 'success';
+const EPISODES: Fixture[] = Array.from({ length: 3 * SITES.length }, (_, i) => {
+  const verdict: Verdict = i % 7 === 0 ? 'fail' : i % 5 === 4 ? 'none' : 'success';
+  const steps = i % 13 === 12 ? null : STEPS[i % STEPS.length]!;
   return {
-    id: `tg-${SITES[i % 3]}-${(0xa0000000 + i).toString(16)}`,
-    site: SITES[i % 3]!,
+    id: `tg-${SITES[i % SITES.length]}-${(0xa0000000 + i).toString(16)}`,
+    site: SITES[i % SITES.length]!,
     kind: i % 2 ? 'info' : 'action',
-    steps: i < 12 ? steps : null,
+    steps,
     verdict,
-    ok: i < 10 ? i % 3 !== 1 : null,
+    ok: i % 11 === 10 ? null : i % 3 !== 1,
     judgeUsage: i === 1 || i === 2,
-    rows: verdict === 'success' && i < 8 ? Math.max(1, steps) : null,
+    rows: verdict === 'success' && steps !== null && i % 3 !== 2 ? Math.max(1, steps) : null,
   };
 });
-const BUDGET = 20;
+/** Whether try `n` (2 or more) of episode `i` succeeds: site by site from always failing to always succeeding. */
+const laterTry = (i: number, n: number) => (i * 37 + n * 53) % 100 < (100 * (i % SITES.length)) / (SITES.length - 1);
+const BUDGET = 300;
 
 async function writeFixture(root: string): Promise<{ run: string; rows: string }> {
   const run = path.join(root, 'run');
@@ -59,17 +68,17 @@ async function writeFixture(root: string): Promise<{ run: string; rows: string }
   await mkdir(run, { recursive: true });
   const task = (e: Fixture) => ({ kind: 'proposed', task_id: e.id, site: e.site, instruction: `do task ${e.id}`, start_path: `/sites/${e.site}/`, task_kind: e.kind, verifier: null });
   await writeFile(path.join(run, 'tasks.jsonl'), EPISODES.map((e) => `${JSON.stringify(task(e))}\n`).join(''));
+  const episode = (e: Fixture) => ({
+    task: task(e), outcome: 'done', steps: e.steps, answer: null, model: 'qwen-test', error: null,
+    timings: { started: '2026-10-08T10:00:00Z', ended: '2026-10-08T10:01:00Z', ms: 60000 },
+  });
   const results: string[] = [];
   for (const [i, e] of EPISODES.entries()) {
     const dir = path.join(run, e.id);
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'grade_inputs.json'), JSON.stringify({ actions: [], answer: null, log: [], changes: [] }));
     if (e.steps !== null) {
-      await writeFile(path.join(dir, 'episode.json'), JSON.stringify({
-        task: task(e), outcome: 'done', steps: e.steps, answer: null, model: 'qwen-test', error: null,
-        timings: { started: '2026-10-08T10:00:00Z', ended: '2026-10-08T10:01:00Z', ms: 60000 },
-        usage: { inputTokens: 100 * (i + 1), outputTokens: 10 },
-      }));
+      await writeFile(path.join(dir, 'episode.json'), JSON.stringify({ ...episode(e), usage: { inputTokens: 100 * (i + 1), outputTokens: 10 } }));
     }
     if (e.verdict !== 'none') {
       const usage = e.judgeUsage ? { provider: 'gemini', usage: { calls: 1, input_tokens: 500, output_tokens: 20 } } : {};
@@ -85,6 +94,14 @@ async function writeFixture(root: string): Promise<{ run: string; rows: string }
     }
   }
   await writeFile(path.join(run, 'results.jsonl'), `${results.join('\n')}\n`);
+  for (let n = 2; n <= TRIES; n++) {
+    const dir = path.join(run, '_tries', String(n));
+    for (const e of EPISODES) {
+      await mkdir(path.join(dir, e.id), { recursive: true });
+      await writeFile(path.join(dir, e.id, 'episode.json'), JSON.stringify({ ...episode(e), steps: 3 }));
+    }
+    await writeFile(path.join(dir, 'results.jsonl'), EPISODES.map((e, i) => `${JSON.stringify({ task_id: e.id, ok: laterTry(i, n) })}\n`).join(''));
+  }
   const selected = EPISODES.filter((e) => e.rows !== null);
   const steps = selected.reduce((n, e) => n + e.rows!, 0);
   await writeFile(path.join(rows, '_report.json'), JSON.stringify({
@@ -92,6 +109,57 @@ async function writeFixture(root: string): Promise<{ run: string; rows: string }
     budget: BUDGET, short_by: Math.max(0, BUDGET - steps), sites: new Set(selected.map((e) => e.site)).size,
   }));
   return { run, rows };
+}
+
+/**
+ * What is wrong with the layout of every chart on the page, from the boxes Chromium laid out: two text labels of one
+ * chart that overlap (by more than a pixel: a glyph box holds some leading), or a label or shape that spills outside
+ * its SVG. Empty when every chart reads.
+ */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.locator('svg.chart').evaluateAll((charts) => {
+    const problems: string[] = [];
+    charts.forEach((chart, n) => {
+      const where = `${chart.closest('figure')?.id ?? 'page'} svg ${n} (${chart.getAttribute('aria-label')})`;
+      const box = chart.getBoundingClientRect();
+      for (const el of chart.querySelectorAll('text, rect, circle, line, path, polygon')) {
+        const r = el.getBoundingClientRect();
+        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) {
+          problems.push(`${where}: <${el.tagName}> ${JSON.stringify(el.textContent)} spills out of its SVG`);
+        }
+      }
+      const texts = [...chart.querySelectorAll('text')].map((t) => ({ label: t.textContent, r: t.getBoundingClientRect() }));
+      texts.forEach((a, i) => {
+        for (const b of texts.slice(i + 1)) {
+          const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+          const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+          if (w > 1 && h > 1) problems.push(`${where}: ${JSON.stringify(a.label)} overlaps ${JSON.stringify(b.label)}`);
+        }
+      });
+    });
+    return problems;
+  });
+}
+
+/** A site's pass@1..pass@K (K: its most counted tries of a task) from the fixture: each try's success by its verifier result, else its judge's verdict. */
+function passAtKOfSite(site: string): number[] {
+  const tasks = EPISODES.flatMap((e, i) => {
+    if (e.site !== site) return [];
+    const first = e.steps === null ? [] : e.ok !== null ? [e.ok] : e.verdict !== 'none' ? [e.verdict === 'success'] : [];
+    const tries = [...first, ...Array.from({ length: TRIES - 1 }, (_, n) => laterTry(i, n + 2))];
+    return [{ n: tries.length, c: tries.filter(Boolean).length }];
+  });
+  const ks = Array.from({ length: Math.max(...tasks.map((t) => t.n)) }, (_, i) => i + 1);
+  return ks.map((k) => {
+    const counted = tasks.filter((t) => t.n >= k);
+    return counted.reduce((sum, t) => sum + passAtK(t.n, t.c, k), 0) / counted.length;
+  });
+}
+
+/** A figure's screenshot in a page 800 pixels wide, palette-quantised to stay small (docs/ keeps it). */
+async function shoot(page: Page, selector: string, file: string): Promise<void> {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await sharp(await page.locator(selector).screenshot()).png({ palette: true, colours: 64, compressionLevel: 9 }).toFile(file);
 }
 
 /** How many distinct non-empty groups `key` makes. */
@@ -158,13 +226,16 @@ describe('charts in Chromium', () => {
     await browser?.close();
   });
 
-  it('the run report: one bar per site and verdict, a bin per step count, a 2x2 per site, tokens per stage and model', async () => {
+  it('the run report: one bar per site and verdict, a bin per step count, a 2x2 per site, tokens per stage and model, pass@k of 52 sites', async () => {
     const { page, errors } = await open(index);
     const verdictKey = (e: Fixture) => e.verdict;
     expect(await marks(page, 'fig-outcomes-site', 'bar')).toBe(distinct(EPISODES, (e) => `${e.site}/${verdictKey(e)}`));
     expect(await marks(page, 'fig-outcomes-kind', 'bar')).toBe(distinct(EPISODES, (e) => `${e.kind}/${verdictKey(e)}`));
     const counted = EPISODES.filter((e) => e.steps !== null);
-    expect(await marks(page, 'fig-steps', 'bin')).toBe(distinct(counted, (e) => String(e.steps)));
+    // a bin per step count up to 40 counts; the fixture's 150 steps make bins of 4, labelled 148–151
+    const binWidth = Math.ceil((Math.max(...counted.map((e) => e.steps!)) + 1) / 40);
+    expect(binWidth).toBe(4);
+    expect(await marks(page, 'fig-steps', 'bin')).toBe(distinct(counted, (e) => String(Math.floor(e.steps! / binWidth))));
     const paired = EPISODES.filter((e) => e.ok !== null && e.verdict !== 'none');
     expect(await marks(page, 'fig-judge-verifier', 'cell')).toBe(4 * distinct(paired, (e) => e.site));
     // the agent's model (input and output) and the one judge model whose records carry tokens
@@ -179,6 +250,28 @@ describe('charts in Chromium', () => {
     expect(await page.locator('#fig-usage [data-mark="bar"] title').allTextContents()).toContain(`judge · gemini-2.5-flash: input tokens ${judgeTokens.toLocaleString('en-US')} tokens (${((100 * judgeTokens) / (judgeTokens + 40)).toFixed(1)}%)`);
     expect(await page.locator('#fig-usage').textContent()).toContain('price unknown'); // qwen-test has no price
     expect(await page.locator('a#rows-page').getAttribute('href')).toBe('rows.html');
+
+    // pass@k: a faint line per site with its values on hover, the sites' spread as two bands, a point per k of all
+    // tasks and of the best and worst site by pass@1, those three named at their ends
+    const sites = new Map(SITES.map((site) => [site, passAtKOfSite(site)]));
+    const ranked = [...sites].sort(([a, x], [b, y]) => y[0]! - x[0]! || y.at(-1)! - x.at(-1)! || (a < b ? -1 : 1)).map(([site]) => site);
+    const [best, worst] = [ranked[0]!, ranked.at(-1)!];
+    expect(sites.get(best)![0]).toBeGreaterThan(sites.get(worst)![0]!);
+    expect(await marks(page, 'fig-pass-at-k', 'group')).toBe(SITES.length);
+    expect(await marks(page, 'fig-pass-at-k', 'band')).toBe(2);
+    expect(await marks(page, 'fig-pass-at-k', 'point')).toBe(TRIES + sites.get(best)!.length + sites.get(worst)!.length);
+    for (const site of [best, worst]) expect(await page.locator(`#fig-pass-at-k [data-mark="point"][data-series="${site}"]`).count()).toBe(sites.get(site)!.length);
+    const f3 = (v: number) => v.toFixed(3);
+    const tasksOf = (site: string) => new Set(EPISODES.filter((e) => e.site === site).map((e) => e.id)).size;
+    expect(await page.locator('#fig-pass-at-k [data-mark="group"][data-series="alpha"] title').textContent())
+      .toBe(`alpha (${tasksOf('alpha')} tasks): ${sites.get('alpha')!.map((v, k) => `pass@${k + 1} ${f3(v)}`).join(', ')}`);
+    const clip = (label: string) => (label.length <= 16 ? label : `${label.slice(0, 15)}…`);
+    expect((await page.locator('#fig-pass-at-k svg text').allTextContents()).filter((t) => !/^[\d.]+$|^k \(tries\)$|^pass@k$/.test(t)).sort())
+      .toEqual(['all tasks', clip(best), clip(worst)].sort());
+    expect(await page.locator('#fig-pass-at-k ul.legend').textContent()).toContain(`best site (highest pass@1): ${best}`);
+
+    expect(await layoutProblems(page)).toEqual([]);
+    if (process.env.PLOTS_SHOT) await shoot(page, '#fig-pass-at-k', process.env.PLOTS_SHOT);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -203,6 +296,7 @@ describe('charts in Chromium', () => {
     });
     const alphaSteps = selected.filter((e) => e.site === 'alpha').reduce((n, e) => n + e.rows!, 0);
     expect(await page.locator('#fig-rows-sites [data-mark="bar"] title').first().textContent()).toBe(`alpha: selected steps ${alphaSteps} steps (100.0%)`);
+    expect(await layoutProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -226,6 +320,7 @@ describe('charts in Chromium', () => {
     expect(await page.locator('#fig-forest [data-mark="estimate"] title').first().textContent()).toBe(
       `seed agreement: ${seed.agreement.toFixed(3)} [${seed.agreement_ci![0].toFixed(3)}, ${seed.agreement_ci![1].toFixed(3)}], n=${seed.episodes}`,
     );
+    expect(await layoutProblems(page)).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

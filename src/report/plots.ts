@@ -11,7 +11,7 @@ import { stackedBars, type BarRow } from './svg/bars';
 import { binIntegers, histogram } from './svg/histogram';
 import { confusionSquare } from './svg/matrix';
 import { COLORS, count, figure, type Series } from './svg/svg';
-import { curvePlot, type CurveSeries } from './svg/curve';
+import { bestAndWorst, curvePlot, CURVE_COLORS, type CurveSeries } from './svg/curve';
 import type { PassAtKCurve, PassAtKReport } from '../validate/pass-at-k';
 import type { ReportEpisodeSummary, ReportPageModel, ReportScores, ReportUsageLine } from './types';
 
@@ -97,11 +97,12 @@ function usageFigure(lines: readonly ReportUsageLine[], source: string): string 
   });
 }
 
-// pass@k against k, all tasks and each site, with the numbers in a table below (the estimate's interval named).
+// pass@k against k: all tasks, the sites' spread, the best and worst site named and every site on hover, with the
+// numbers in a table below (the estimate's interval named).
 function passAtKFigure(report: PassAtKReport | null): string {
   if (!report || report.overall.tasks === 0) return '';
-  const curve = (label: string, c: PassAtKCurve, highlight = false): CurveSeries => ({
-    label, highlight, points: c.points.map((p) => ({ x: p.k, value: p.estimate, low: p.low, high: p.high, n: p.tasks })),
+  const curve = (label: string, c: PassAtKCurve): CurveSeries => ({
+    label, points: c.points.map((p) => ({ x: p.k, value: p.estimate, low: p.low, high: p.high, n: p.tasks })),
   });
   const rows = [{ site: 'all tasks', curve: report.overall }, ...report.bySite];
   const ks = report.overall.points.map((p) => p.k);
@@ -113,11 +114,23 @@ function passAtKFigure(report: PassAtKReport | null): string {
       return `<td>${p ? `${f(p.estimate)} [${f(p.low)}, ${f(p.high)}]` : ''}</td>`;
     }).join('')}<td>${c.solved}</td><td>${c.sometimes} (${Math.round(c.sometimesShare * 100)}%)</td></tr>`).join('') +
     '</tbody></table></details>';
+  const sites = report.bySite.map((s) => curve(s.site, s.curve));
+  const ends = bestAndWorst(sites);
+  const series: Series[] = [
+    { name: 'all tasks', color: CURVE_COLORS.overall },
+    ...(ends ? [
+      { name: `best site (highest pass@1): ${ends.best.label}`, color: CURVE_COLORS.best },
+      { name: `worst site: ${ends.worst.label}`, color: CURVE_COLORS.worst },
+      { name: 'sites, lowest to highest', color: CURVE_COLORS.range },
+      { name: 'sites, middle half (quartiles)', color: CURVE_COLORS.quartiles },
+    ] : []),
+  ];
   return figure({
     id: 'fig-pass-at-k',
     title: 'pass@k per site',
-    note: `The chance that at least one of k tries of a task succeeds (the unbiased estimator of Chen et al., 2021; success by the verifier where the task has one, else by the judge), over ${count(report.overall.tasks)} tasks with up to ${report.attempts} tries; whiskers: ${report.interval}. "Sometimes": tasks solved by some tries and not others.`,
-    body: curvePlot({ series: [...report.bySite.map((s) => curve(s.site, s.curve)), curve('all tasks', report.overall, true)], xTitle: 'k (tries)', yTitle: 'pass@k', counted: 'tasks' }) + table,
+    note: `The chance that at least one of k tries of a task succeeds (the unbiased estimator of Chen et al., 2021; success by the verifier where the task has one, else by the judge), over ${count(report.overall.tasks)} tasks on ${count(sites.length)} sites with up to ${report.attempts} tries; whiskers: ${report.interval}. Each site is a faint line: hover it for its values. "Sometimes": tasks solved by some tries and not others.`,
+    series,
+    body: curvePlot({ overall: curve('all tasks', report.overall), groups: sites, groupName: 'site', xTitle: 'k (tries)', yTitle: 'pass@k', counted: 'tasks' }) + table,
   });
 }
 

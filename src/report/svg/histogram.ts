@@ -45,6 +45,8 @@ export interface HistogramOptions {
 const LEFT = 56;
 const TOP = 8;
 const HEIGHT = 180;
+/** About the width of a character of an axis label (11px system-ui digits), for spacing labels. */
+const CHAR_WIDTH = 6.5;
 
 /** The SVG of a histogram. */
 export function histogram(o: HistogramOptions): string {
@@ -55,11 +57,16 @@ export function histogram(o: HistogramOptions): string {
   const y = linear([0, max], [bottom, TOP]);
   const slot = (width - LEFT - 10) / n;
   const parts = [yAxis({ values: ticks(max, 4), y, left: LEFT, right: width - 10, format: count, title: o.counted })];
-  const every = Math.ceil(n / 20);
+  const labelOf = (b: Bin) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`);
+  // a label every `every` bins, as many as fit: at most 20, each about 6.5 pixels a character with a gap
+  const widest = Math.max(...o.bins.map((b) => labelOf(b).length)) * CHAR_WIDTH;
+  const every = Math.max(Math.ceil(n / 20), Math.ceil((widest + 8) / slot));
   o.bins.forEach((b, i) => {
     const x0 = LEFT + i * slot;
-    const label = b.from === b.to ? String(b.from) : `${b.from}–${b.to}`;
-    if (i % every === 0) parts.push(`<text x="${px(x0 + slot / 2)}" y="${px(bottom + 12)}" text-anchor="middle" class="axis">${label}</text>`);
+    const label = labelOf(b);
+    // the first label starts at the axis rather than run into the y axis' 0 when it is wider than its bin
+    const first = i === 0 && labelOf(b).length * CHAR_WIDTH > slot;
+    if (i % every === 0) parts.push(`<text x="${px(first ? x0 + 1 : x0 + slot / 2)}" y="${px(bottom + 12)}"${first ? '' : ' text-anchor="middle"'} class="axis">${label}</text>`);
     if (b.count === 0) return;
     const h = bottom - y(b.count);
     parts.push(

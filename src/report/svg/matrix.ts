@@ -3,7 +3,7 @@
  * written in each; one `cell` mark per cell. Many groups make a grid of small multiples.
  * @module
  */
-import { COLORS, clipLabel, count, mark, px, svg, text } from './svg';
+import { COLORS, clipLabel, count, esc, mark, px, svg, text } from './svg';
 
 /** A group's confusion counts. */
 export interface Confusion {
@@ -29,7 +29,8 @@ export function confusionSquare(c: Confusion): string {
   ];
   const small = { cls: 'axis', size: 9 };
   const parts = [
-    text(2, 11, clipLabel(c.name, 24), { cls: 'bold' }),
+    // the square is 138 wide: 18 bold characters fit, the whole name is the heading's hover
+    `<g>${text(2, 11, clipLabel(c.name, 18), { cls: 'bold' })}<title>${esc(c.name)}</title></g>`,
     text(LEFT + CELL, TOP - 16, 'verifier', { ...small, anchor: 'middle' }),
     text(LEFT + CELL / 2, TOP - 4, 'pass', { ...small, anchor: 'middle' }),
     text(LEFT + CELL * 1.5, TOP - 4, 'fail', { ...small, anchor: 'middle' }),

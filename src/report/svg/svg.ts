@@ -107,6 +107,7 @@ svg.chart .est.base line { stroke: ${COLORS.ink}; }
 svg.chart .est.base circle { fill: ${COLORS.ink}; stroke: ${COLORS.ink}; }
 svg.chart.compact .est line { stroke-width: 1.5; }
 svg.chart [data-mark]:hover { opacity: .75; }
+svg.chart .group-line:hover path:first-child { stroke: ${COLORS.blue}; stroke-opacity: 1; stroke-width: 2; }
 ul.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .2rem 0 .4rem; padding: 0; font-size: .8rem; color: ${COLORS.muted}; }
 ul.legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .3rem; vertical-align: -1px; }
 .multiples { display: flex; flex-wrap: wrap; gap: .5rem 1rem; }
