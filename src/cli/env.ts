@@ -113,7 +113,7 @@ async function envAction(flags: EnvFlags): Promise<void> {
     });
     process.stderr.write(`serving ${tasks.length} tasks at ${server.url} (OpenEnv: ws ${server.url.replace(/^http/, 'ws')}/ws; ${flags.maxSessions} sessions; episodes -> ${flags.out})\n`);
     const signal = await untilSignal();
-    // Bounded: the grace, then at most about 10 s of closing; past that the process exits anyway.
+    // Bounded: the grace, then at most about 11 s of closing; past that the process exits anyway.
     setTimeout(() => {
       process.stderr.write('stopping: still not stopped past the grace period; exiting\n');
       process.exit(1);

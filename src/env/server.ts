@@ -120,7 +120,7 @@ export interface EnvServer {
    * a WebSocket upgrade 503); a session between messages gets `SESSION_ERROR` naming the shutdown at once, one
    * answering a message when that reply has gone out (an episode that ends in it is recorded), and one still
    * answering after the grace period is cut (its episode dropped: nothing of it is published, `_aside/` keeps what
-   * was written). Then the server and its browser close. Returns after at most the grace period and about 10 s;
+   * was written). Then the server and its browser close. Returns after at most the grace period and about 11 s;
    * calling it again returns the same promise.
    */
   close(options?: EnvCloseOptions): Promise<void>;
@@ -221,6 +221,8 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     const why = `the server is shutting down${given.reason ? ` (${given.reason})` : ''}: this session is closed; an episode still in progress is dropped, nothing of it recorded`;
     emit({ type: 'shutdown', sessions: pool.active, graceMs });
     const drained = await pool.drain(why, graceMs, ABANDON_MS);
+    // Each session was sent its error and a close frame: a moment for them to go out before the sockets are cut.
+    await bounded(Promise.all([...wss.clients].map((c) => new Promise((resolve) => c.once('close', resolve)))), 1000);
     for (const client of wss.clients) client.terminate();
     wss.close();
     const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
