@@ -13,6 +13,7 @@ const SLOW = [
   'test/claims.test.ts',
   'test/cli-pipeline.test.ts',
   'test/env-server.test.ts',
+  'test/env-stop.test.ts',
   'test/examples.test.ts',
   'test/export.test.ts',
   'test/faults.test.ts',

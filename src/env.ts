@@ -4,7 +4,7 @@
  * HTTP routes and WebSocket sessions, the client.
  * @module
  */
-export { serveEnv, type ServeEnvOptions, type EnvServer, type EnvEvent } from './env/server';
+export { serveEnv, type ServeEnvOptions, type EnvServer, type EnvCloseOptions, type EnvEvent } from './env/server';
 export { connectEnv, EnvServerError, type ConnectEnvOptions, type EnvClient } from './env/client';
 export {
   ENV_ERROR_CODES,

@@ -263,6 +263,7 @@ export {
   ENV_ERROR_CODES,
   type ServeEnvOptions,
   type EnvServer,
+  type EnvCloseOptions,
   type EnvEvent,
   type ConnectEnvOptions,
   type EnvClient,

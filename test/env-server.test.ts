@@ -1,11 +1,12 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHost, connectEnv, EnvServerError, runAttempt, runExport, runJudge, runRows, serveEnv, type BrowserHost, type EnvAction, type EnvServer } from 'miniweb-taskgen';
+import { browserHost, connectEnv, EnvServerError, runAttempt, runExport, runJudge, runRows, serveEnv, type BrowserHost, type EnvServer } from 'miniweb-taskgen';
 import { oraclePolicy, sandboxEvidence, sandboxJudge, startSandbox, type SandboxServer, type SandboxTask } from 'miniweb-taskgen/sandbox';
+import { resolveStep as resolve, startEnvCli as startCli } from './helpers/env';
 
 // The environment server driven through whole sandbox episodes: from Python (Debian's `websockets`, a client no
 // one here wrote) and from the library's client. One sandbox, one browser, one server for the suite.
@@ -220,36 +221,4 @@ function killBrowser(): void {
   const main = rows.find(([, ppid, comm]) => Number(ppid) === process.pid && /chrom/i.test(comm ?? ''));
   if (!main) throw new Error('no Chromium child of this process');
   process.kill(Number(main[0]), 'SIGKILL');
-}
-
-// An oracle step's role+name target as the element number of the observation.
-function resolve(step: object, elements: readonly { index: number; role: string; name: string }[]): EnvAction['action'] & object {
-  const kind = Object.keys(step)[0]!;
-  const body = (step as Record<string, { role?: string; name: string; nth?: number }>)[kind]!;
-  if (!['click', 'type', 'select', 'check'].includes(kind)) return step as EnvAction['action'] & object;
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  const hit = elements.filter((e) => norm(e.name) === norm(body.name) && (!body.role || e.role === body.role))[body.nth ?? 0];
-  if (!hit) throw new Error(`no ${body.role} ${body.name}`);
-  const { role: _r, name: _n, nth: _x, ...rest } = body;
-  return { [kind]: { index: hit.index, ...rest } } as EnvAction['action'] & object;
-}
-
-async function startCli(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'src', 'cli.ts'), 'env', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`taskgen env did not start: ${text}`)), 60_000);
-    const look = (chunk: Buffer) => {
-      text += chunk.toString();
-      const m = /serving \S+ tasks at (http:\/\/\S+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        res(m[1]!);
-      }
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => rej(new Error(`taskgen env exited ${code}: ${text}`)));
-  });
-  return { child, url };
 }

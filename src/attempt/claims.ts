@@ -90,6 +90,8 @@ export interface HeldClaim {
   commit(): Promise<'committed' | 'duplicate'>;
   /** Stops the heartbeat and removes the claim file (the staging dir is the caller's to discard). */
   release(): Promise<void>;
+  /** Moves the staging dir to `_aside/` (`why` in its name), unpublished, and releases; returns where. */
+  setAside(why: string): Promise<string>;
 }
 
 const CLAIM_FILE = /^(.+)\.(\d+)\.claim$/;
@@ -200,6 +202,15 @@ export class EpisodeClaims {
       lost: lost.signal,
       asides: [] as string[],
       release,
+      setAside: async (why: string): Promise<string> => {
+        const to = this.asidePath(record.task_id, record.gen, why);
+        try {
+          await ignoreMissing(store.rename(staging, to));
+        } finally {
+          await release();
+        }
+        return to;
+      },
       commit: async (): Promise<'committed' | 'duplicate'> => {
         const why = await stillMine();
         if (why) {

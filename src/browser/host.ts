@@ -53,6 +53,12 @@ export interface BrowserOptions {
   readonly args?: readonly string[];
   /** Called after each launch (the first and every relaunch), with the launch count. */
   readonly onLaunch?: (launches: number) => void;
+  /**
+   * Whether Playwright closes the browser on SIGINT, SIGTERM and SIGHUP (and exits 130 on SIGINT), before the
+   * process's own handlers are done. Default true; false for an owner that stops on signals itself (the
+   * environment server's grace period) and closes the host when done.
+   */
+  readonly closeOnSignals?: boolean;
 }
 
 /** A shared browser that is launched on first use and relaunched when it has died. */
@@ -81,6 +87,7 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
       executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       headless: true,
+      ...(options.closeOnSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
     });
     launches++;
     options.onLaunch?.(launches);

@@ -17,6 +17,7 @@ import { DEFAULT_GEMINI_MODEL } from '../models/gemini';
 import type { LanguageModel } from '../models/types';
 import { DEFAULT_SITE_PREFIX, integer, sitePrefixOf, sitePrefixPattern } from './flags';
 import { resolveModel } from './models';
+import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
 import { loadSandbox } from './sandbox';
 
 interface EnvFlags {
@@ -32,6 +33,7 @@ interface EnvFlags {
   idleTimeout: number;
   stepTimeout: number;
   episodeTimeout: number;
+  graceMs: number;
   tokenEnv?: string;
   judgeReward: boolean;
   judgeModel: string;
@@ -39,6 +41,7 @@ interface EnvFlags {
   apiKeyEnv?: string;
   screenshot: boolean;
   sitePrefix: string;
+  mixSetup: boolean;
 }
 
 /** Registers `taskgen env`. */
@@ -58,6 +61,7 @@ export function register(program: Command): void {
     .option('--idle-timeout <s>', 'close a session silent for this long', integer(1), 300)
     .option('--step-timeout <s>', 'end a session whose step runs longer', integer(1), 120)
     .option('--episode-timeout <s>', "an episode's time limit, the client's think time included", integer(1), 1800)
+    .option('--grace-ms <ms>', 'on SIGTERM or SIGINT: how long a session answering a step may finish it (then it is cut)', integer(0), 10_000)
     .option('--token-env <name>', 'require Authorization: Bearer <token>, the token read from this environment variable')
     .option('--judge-reward', 'reward tasks without a verifier with the judge\'s verdict (records in <out>_judge)', false)
     .option('--judge-model <name>', 'the judge model of --judge-reward', DEFAULT_GEMINI_MODEL)
@@ -65,6 +69,7 @@ export function register(program: Command): void {
     .option('--api-key-env <name>', "the environment variable holding the judge's API key")
     .option('--no-screenshot', 'leave the screenshot out of observations')
     .option('--site-prefix <path>', "a site's path on the server", sitePrefixPattern, DEFAULT_SITE_PREFIX)
+    .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false)
     .action(async (flags: EnvFlags) => {
       await envAction(flags);
     });
@@ -100,26 +105,39 @@ async function envAction(flags: EnvFlags): Promise<void> {
       stepTimeoutMs: flags.stepTimeout * 1000,
       episodeTimeoutMs: flags.episodeTimeout * 1000,
       screenshot: flags.screenshot,
+      mixSetup: flags.mixSetup,
       ...(token ? { token } : {}),
       ...(flags.judgeReward ? { judge: judgeModel(flags) } : {}),
       store,
       onEvent: printEvent,
     });
     process.stderr.write(`serving ${tasks.length} tasks at ${server.url} (OpenEnv: ws ${server.url.replace(/^http/, 'ws')}/ws; ${flags.maxSessions} sessions; episodes -> ${flags.out})\n`);
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.stderr.write('stopping: sessions in progress are dropped (nothing half-recorded)\n');
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    await server.close();
+    const signal = await untilSignal();
+    // Bounded: the grace, then at most about 11 s of closing; past that the process exits anyway.
+    setTimeout(() => {
+      process.stderr.write('stopping: still not stopped past the grace period; exiting\n');
+      process.exit(1);
+    }, flags.graceMs + HARD_STOP_MARGIN_MS).unref();
+    await server.close({ graceMs: flags.graceMs, reason: signal });
   } finally {
     await sandbox?.close();
   }
+}
+
+// What closing may take past the grace period (cut episodes and the browser get 5 s each) before the process exits.
+const HARD_STOP_MARGIN_MS = 15_000;
+
+// The first SIGINT or SIGTERM; a second exits at once (130).
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let got = 0;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (got++) process.exit(130);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
 }
 
 async function readTasks(file: string, warn: (m: string) => void): Promise<Task[]> {
@@ -151,4 +169,6 @@ function printEvent(event: EnvEvent): void {
   else if (event.type === 'refused') line(`refused a session: ${event.reason}`);
   else if (event.type === 'browser-launch' && event.launches > 1) line(`relaunched Chromium (launch ${event.launches})`);
   else if (event.type === 'warning') line(`warning: ${event.message}`);
+  else if (event.type === 'shutdown') line(`stopping: no new sessions; ${event.sessions} open (a session answering a step gets ${event.graceMs} ms to finish it; episodes still in progress are dropped, nothing half-recorded)`);
+  else if (event.type === 'stopped') line(`stopped: ${event.sessions} sessions closed${event.cut ? `, ${event.cut} cut at the end of the grace period` : ''}`);
 }

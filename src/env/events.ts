@@ -7,4 +7,8 @@ export type EnvEvent =
   | { readonly type: 'episode-end'; readonly session: string; readonly taskId: string; readonly reward: number | null; readonly dir: string | null }
   | { readonly type: 'refused'; readonly reason: string }
   | { readonly type: 'browser-launch'; readonly launches: number }
-  | { readonly type: 'warning'; readonly message: string };
+  | { readonly type: 'warning'; readonly message: string }
+  /** `close()` began: new sessions are refused; sessions answering a message get `graceMs` to finish it. */
+  | { readonly type: 'shutdown'; readonly sessions: number; readonly graceMs: number }
+  /** `close()` is done: of the `sessions` open at its start, `cut` were still answering when the grace ran out. */
+  | { readonly type: 'stopped'; readonly sessions: number; readonly cut: number };

@@ -30,6 +30,8 @@ export interface EpisodeSlotsOptions {
   readonly staleMs: number;
   /** The run dirs' set-up (policy `env`, max steps, site prefix, server). */
   readonly setup: StageSetup;
+  /** Record into tries another set-up wrote too (a `taskgen attempt` run of another policy); default refused. */
+  readonly mixSetup?: boolean;
   readonly onWarning: (message: string) => void;
 }
 
@@ -139,7 +141,7 @@ export class EpisodeSlots {
     if (!digest) {
       digest = (async () => {
         await this.options.store.mkdir(run);
-        return (await claimSetup({ store: this.options.store, dir: run, setup: this.options.setup })).digest;
+        return (await claimSetup({ store: this.options.store, dir: run, setup: this.options.setup, mix: this.options.mixSetup ?? false })).digest;
       })();
       digest.catch(() => this.setups.delete(n));
       this.setups.set(n, digest);

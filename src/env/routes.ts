@@ -27,7 +27,8 @@ const MAX_BODY = 1024 * 1024;
 export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   const route = `${req.method ?? 'GET'} ${url.pathname}`;
-  if (route === 'GET /health') return json(res, 200, { status: 'healthy' });
+  // Shutting down: 503 takes the server out of a load balancer's (and Kubernetes' readiness) rotation.
+  if (route === 'GET /health') return ctx.pool.closing === null ? json(res, 200, { status: 'healthy' }) : json(res, 503, { status: 'unhealthy', detail: 'shutting down' });
   if (!ctx.authorized) return json(res, 401, { detail: 'this server needs Authorization: Bearer <token>' });
   switch (route) {
     case 'GET /metadata':
@@ -66,6 +67,7 @@ async function oneShotReset(req: IncomingMessage, res: ServerResponse, ctx: Rout
   const parsed = EnvResetSchema.safeParse(body ?? {});
   if (!parsed.success) return json(res, 422, { detail: parsed.error.issues });
   const entry = ctx.pool.add(() => {});
+  if (!entry && ctx.pool.closing !== null) return json(res, 503, { detail: 'the server is shutting down' });
   if (!entry) return json(res, 503, { detail: `Server at capacity: ${ctx.pool.active}/${ctx.pool.limits.maxSessions} sessions active.` });
   entry.busy++; // never idle while it resets
   try {

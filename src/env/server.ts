@@ -74,13 +74,38 @@ export interface ServeEnvOptions {
   readonly judge?: LanguageModel;
   /** Checks hand-written verifiers. Default {@link defaultVerify}. */
   readonly verify?: VerifyFunction;
-  /** A browser to share (its owner closes it), or options for the one the server launches. */
+  /** A browser to share (its owner closes it), or options for the one the server launches (left to close() on signals: `closeOnSignals` false unless given). */
   readonly browser?: BrowserHost | BrowserOptions;
   /** Default {@link nodeStore}. */
   readonly store?: FileStore;
   /** Server events; the library never prints. */
   readonly onEvent?: (event: EnvEvent) => void;
+  /**
+   * Record into tries of `out` that another set-up wrote too (a `taskgen attempt` run of another policy, a server
+   * with other max steps) on purpose. Default false: a reset whose try was recorded with another set-up is refused
+   * (`EXECUTION_ERROR` naming the differences).
+   */
+  readonly mixSetup?: boolean;
+  /** {@link EnvServer.close}'s default grace period in ms. Default 10000, well under Kubernetes' default 30 s. */
+  readonly graceMs?: number;
 }
+
+/** Options of {@link EnvServer.close}. */
+export interface EnvCloseOptions {
+  /**
+   * How long a session answering a message (a step, a reset, an episode's grading) may take to finish it; past it
+   * the session is cut, its episode dropped. Default the server's `graceMs`.
+   */
+  readonly graceMs?: number;
+  /** Why, named in the sessions' `SESSION_ERROR` (`SIGTERM`). */
+  readonly reason?: string;
+}
+
+// close()'s default grace period: well under Kubernetes' default terminationGracePeriodSeconds (30 s).
+const DEFAULT_ENV_GRACE_MS = 10_000;
+
+// How long close() waits for cut episodes, then for the browser, before it returns anyway.
+const ABANDON_MS = 5000;
 
 /** A running environment server. */
 export interface EnvServer {
@@ -90,8 +115,15 @@ export interface EnvServer {
   readonly port: number;
   /** Sessions open now. */
   readonly sessions: number;
-  /** Closes every session (episodes in progress are dropped, unrecorded), the server and its browser. */
-  close(): Promise<void>;
+  /**
+   * Shuts the server down within a bounded time: from the call on, new sessions are refused (`/health` answers 503,
+   * a WebSocket upgrade 503); a session between messages gets `SESSION_ERROR` naming the shutdown at once, one
+   * answering a message when that reply has gone out (an episode that ends in it is recorded), and one still
+   * answering after the grace period is cut (its episode dropped: nothing of it is published, `_aside/` keeps what
+   * was written). Then the server and its browser close. Returns after at most the grace period and about 11 s;
+   * calling it again returns the same promise.
+   */
+  close(options?: EnvCloseOptions): Promise<void>;
 }
 
 const OptionsSchema = z.looseObject({
@@ -107,6 +139,7 @@ const OptionsSchema = z.looseObject({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   token: z.string().min(8, 'a token of at least 8 characters').optional(),
+  graceMs: z.number().int().nonnegative().optional(),
 });
 
 /**
@@ -129,11 +162,11 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   const episodeTimeoutMs = options.episodeTimeoutMs ?? 1_800_000;
   const policyName = 'env';
   const owned = !isBrowserHost(options.browser);
-  const host = isBrowserHost(options.browser) ? options.browser : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+  const host = isBrowserHost(options.browser) ? options.browser : browserHost({ closeOnSignals: false, ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const setup = attemptSetup({ policy: { name: policyName, decide: () => Promise.reject(new Error('unused')) }, maxSteps, baseUrl: options.baseUrl, sitePrefix: options.sitePrefix });
   const ctx: SessionContext = {
     tasks,
-    slots: new EpisodeSlots({ store, out: options.out, staleMs: episodeTimeoutMs, setup, onWarning: warn }),
+    slots: new EpisodeSlots({ store, out: options.out, staleMs: episodeTimeoutMs, setup, mixSetup: options.mixSetup ?? false, onWarning: warn }),
     host,
     evidence: options.evidence ?? browserEvidence(),
     baseUrl: options.baseUrl,
@@ -160,6 +193,11 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   http.on('upgrade', (req, socket, head) => {
     const pathname = new URL(req.url ?? '/', 'http://x').pathname;
+    if (pathname === '/ws' && pool.closing !== null) {
+      emit({ type: 'refused', reason: 'the server is shutting down' });
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
     if (pathname !== '/ws' || !authorized(req)) {
       const status = pathname !== '/ws' ? '404 Not Found' : '401 Unauthorized';
       if (pathname === '/ws') emit({ type: 'refused', reason: 'no or wrong bearer token' });
@@ -177,21 +215,40 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   });
   const address = http.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | null = null;
+  const shutDown = async (given: EnvCloseOptions): Promise<void> => {
+    const graceMs = given.graceMs ?? options.graceMs ?? DEFAULT_ENV_GRACE_MS;
+    const why = `the server is shutting down${given.reason ? ` (${given.reason})` : ''}: this session is closed; an episode still in progress is dropped, nothing of it recorded`;
+    emit({ type: 'shutdown', sessions: pool.active, graceMs });
+    const drained = await pool.drain(why, graceMs, ABANDON_MS);
+    // Each session was sent its error and a close frame: a moment for them to go out before the sockets are cut.
+    await bounded(Promise.all([...wss.clients].map((c) => new Promise((resolve) => c.once('close', resolve)))), 1000);
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+    const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+    http.closeAllConnections();
+    await stopped;
+    if (owned) await bounded(host.close(), ABANDON_MS);
+    emit({ type: 'stopped', ...drained });
+  };
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     get sessions() {
       return pool.active;
     },
-    async close() {
-      await pool.closeAll('the server is shutting down');
-      for (const client of wss.clients) client.terminate();
-      wss.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections?.();
-      if (owned) await host.close();
+    close(given: EnvCloseOptions = {}) {
+      closing ??= shutDown(given);
+      return closing;
     },
   };
+}
+
+// `work`, or nothing once `ms` have passed (it goes on in the background).
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {

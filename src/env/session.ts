@@ -170,6 +170,12 @@ export class EnvSession {
           env: { session: this.id, episode_id: r.episodeId, reward: source === 'judge' ? null : rewardOf(ok), reward_source: source },
         }),
       });
+      // Dropped while it was being graded or written (a shutdown's cut): kept aside, never published.
+      if (r.stop.signal.aborted) {
+        const aside = await r.claimed.claim.setAside('dropped');
+        this.ctx.onWarning(`episode ${r.task.task_id}: dropped after it was recorded (${describeError(r.stop.signal.reason)}); kept unpublished in ${aside}`);
+        throw r.stop.signal.reason;
+      }
       const committed = await r.claimed.claim.commit();
       if (committed === 'duplicate') throw new Error(`another server recorded ${r.task.task_id} in ${r.claimed.run} first; this episode was moved aside`);
       r.episodeDir = path.posix.join(r.claimed.run, r.task.task_id);

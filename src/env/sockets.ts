@@ -20,10 +20,24 @@ interface Entry {
   end: (message: string) => void;
 }
 
+/** What {@link SessionPool.drain} did. */
+export interface Drained {
+  /** Sessions open when it began. */
+  readonly sessions: number;
+  /** Sessions still answering a message when the grace period ran out (their episodes dropped). */
+  readonly cut: number;
+}
+
 /** The open sessions, their limit and their idle timeout. */
 export class SessionPool {
   private readonly open = new Map<string, Entry>();
   private readonly reaper: NodeJS.Timeout;
+  /** Why the pool takes no more sessions (the server is shutting down), or `null`. */
+  private stopping: string | null = null;
+  /** Resolves when the last session of a draining pool is gone. */
+  private emptied: (() => void) | null = null;
+  /** Sessions being closed (their episodes letting go of pages and claims). */
+  private readonly closings = new Set<Promise<void>>();
 
   constructor(
     readonly ctx: SessionContext,
@@ -37,8 +51,17 @@ export class SessionPool {
     return this.open.size;
   }
 
-  /** A new session, or `null` at capacity. */
+  /** Why new sessions are refused (the server is shutting down), or `null` while it takes them. */
+  get closing(): string | null {
+    return this.stopping;
+  }
+
+  /** A new session, or `null` at capacity or while shutting down ({@link closing} says which). */
   add(end: (message: string) => void): Entry | null {
+    if (this.stopping !== null) {
+      this.limits.emit({ type: 'refused', reason: 'the server is shutting down' });
+      return null;
+    }
     if (this.open.size >= this.limits.maxSessions) {
       this.limits.emit({ type: 'refused', reason: `at capacity (${this.open.size}/${this.limits.maxSessions})` });
       return null;
@@ -52,17 +75,49 @@ export class SessionPool {
   /** Closes a session (its episode in progress dropped). */
   async remove(entry: Entry, reason: string): Promise<void> {
     if (!this.open.delete(entry.session.id)) return;
-    await entry.session.close(reason).catch(() => {});
+    if (this.open.size === 0) this.emptied?.();
+    const closing = entry.session.close(reason).catch(() => {});
+    this.closings.add(closing);
+    await closing;
+    this.closings.delete(closing);
     this.limits.emit({ type: 'session-close', session: entry.session.id, active: this.open.size, reason });
   }
 
-  /** Closes every session. */
-  async closeAll(reason: string): Promise<void> {
+  /**
+   * Shuts the pool down: no new session from now on; a session between messages is ended at once (`reason` as
+   * its `SESSION_ERROR`, its episode dropped), one answering a message when that reply has gone out, and any still
+   * answering after `graceMs` is cut then. Waits at most `abandonMs` more for cut episodes to let go of their
+   * pages and claims (an episode stuck past that is left to end on its own, and is never published).
+   */
+  async drain(reason: string, graceMs: number, abandonMs: number): Promise<Drained> {
+    this.stopping = reason;
     clearInterval(this.reaper);
-    await Promise.all([...this.open.values()].map(async (e) => {
-      e.end(reason);
-      await this.remove(e, reason);
-    }));
+    const sessions = this.open.size;
+    const empty = new Promise<void>((resolve) => {
+      this.emptied = resolve;
+      if (this.open.size === 0) resolve();
+    });
+    for (const entry of [...this.open.values()]) if (entry.busy === 0) this.endFor(entry, reason);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'grace'>((resolve) => (timer = setTimeout(() => resolve('grace'), graceMs)));
+    const how = await Promise.race([empty.then(() => 'empty' as const), graceOver]);
+    clearTimeout(timer);
+    const cut = how === 'grace' ? this.open.size : 0;
+    for (const entry of [...this.open.values()]) this.endFor(entry, reason);
+    let abandon: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...this.closings]), new Promise<void>((resolve) => (abandon = setTimeout(resolve, abandonMs)))]);
+    clearTimeout(abandon);
+    return { sessions, cut };
+  }
+
+  /** A message of `entry` has been answered: while draining, its session ends now. */
+  answered(entry: Entry): void {
+    if (this.stopping !== null && entry.busy === 0 && this.open.has(entry.session.id)) this.endFor(entry, this.stopping);
+  }
+
+  private endFor(entry: Entry, reason: string): void {
+    entry.end(reason);
+    void this.remove(entry, reason);
   }
 
   /** Reports an episode's end. */
@@ -92,6 +147,11 @@ export function serveSocket(ws: WebSocket, pool: SessionPool): void {
     error(ENV_ERROR_CODES.session, message);
     ws.close(1000);
   });
+  if (!entry && pool.closing !== null) {
+    error(ENV_ERROR_CODES.session, pool.closing);
+    ws.close(1000);
+    return;
+  }
   if (!entry) {
     const { maxSessions } = pool.limits;
     error(ENV_ERROR_CODES.capacity, `Server at capacity: ${pool.active}/${maxSessions} sessions active. Cannot accept new connections.`, { active_sessions: pool.active, max_sessions: maxSessions });
@@ -101,6 +161,8 @@ export function serveSocket(ws: WebSocket, pool: SessionPool): void {
   // One message at a time, in order: OpenEnv's clients wait for each reply.
   let chain: Promise<void> = Promise.resolve();
   ws.on('message', (raw: RawData) => {
+    // Shutting down: no new work; the session ends once its message in progress is answered (or now).
+    if (pool.closing !== null) return pool.answered(entry);
     entry.lastActive = Date.now();
     entry.busy++;
     chain = chain
@@ -109,6 +171,7 @@ export function serveSocket(ws: WebSocket, pool: SessionPool): void {
       .finally(() => {
         entry.busy--;
         entry.lastActive = Date.now();
+        pool.answered(entry);
       });
   });
   ws.on('close', () => void pool.remove(entry, 'the client disconnected'));
