@@ -12,9 +12,8 @@ import { stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
 import type { Claim } from '../claims/schema';
-import { claimVerdict } from '../claims/grade';
 import { writeStartRows } from '../claims/start-rows';
-import { replayState } from '../claims/state';
+import { decideReward } from './reward';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
 import { performAction } from '../browser/actions';
@@ -179,15 +178,13 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     assertSiteUp(faults);
     const evidence = await infra(options.baseUrl, 'evidence', () => s.collect());
-    // Graded on the recorded evidence (the start rows with the changes applied, not the live tables), so a reader of
-    // the episode dir decides the same reward.
-    const state = startRows ? replayState(startRows, evidence.changes) : s.state ? (t: string) => s.state!(t) : undefined;
-    const graded = { answer: run.answer, log: evidence.log, changes: evidence.changes, question: task.instruction, start: startRows, consequences };
-    const verdict = task.verifier && options.verify
-      ? await infra(options.baseUrl, 'verifier', () => options.verify!(task, { ...graded, ...(state ? { state } : {}) }))
-      : options.writtenVerifier
-        ? claimVerdict(options.writtenVerifier, { ...graded, steps: run.history.length, seen: run.seen })
-        : undefined;
+    // Rewarded on the recorded evidence (the start rows with the changes applied, not the live tables), so a reader
+    // of the episode dir decides the same reward (`decideReward`).
+    const graded = { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen, start: startRows, consequences };
+    const rewarded = (task.verifier && options.verify) || options.writtenVerifier
+      ? await infra(options.baseUrl, 'verifier', () => decideReward({ task, written: options.writtenVerifier ?? null, evidence: graded, ...(options.verify ? { verify: options.verify } : {}) }))
+      : undefined;
+    const verdict = rewarded && rewarded.reward !== null ? { ok: rewarded.reward === 1, checks: [...rewarded.checks] } : undefined;
     const ok = verdict?.ok;
     const ended = new Date();
     const episode: Episode = {

@@ -7,9 +7,9 @@ import type { PassAtKCurve, PassAtKReport } from '../validate/pass-at-k';
  */
 export function formatPassAtK(report: PassAtKReport): string[] {
   if (report.overall.tasks === 0) return [`pass@k: no try of ${report.run} has a verifier result or a judge verdict yet`];
-  const sources = { verifier: 0, judge: 0 };
+  const sources = { verifier: 0, 'written-verifier': 0, judge: 0 };
   for (const t of report.tasks) for (const o of t.tries) if (o.source) sources[o.source]++;
-  const head = `pass@k of ${report.run}: ${report.overall.tasks} tasks, ${report.attempts} tries (rewards: ${sources.verifier} by verifier, ${sources.judge} by judge; interval: ${report.interval})`;
+  const head = `pass@k of ${report.run}: ${report.overall.tasks} tasks, ${report.attempts} tries (rewards: ${sources.verifier} by verifier, ${sources['written-verifier']} by written verifier, ${sources.judge} by judge; interval: ${report.interval})`;
   const width = Math.max(3, ...report.bySite.map((s) => s.site.length));
   return [head, curveLine('all'.padEnd(width), report.overall), ...report.bySite.map((s) => curveLine(s.site.padEnd(width), s.curve))];
 }

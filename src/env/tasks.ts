@@ -4,6 +4,7 @@
  */
 import type { Task } from '../core/schemas';
 import type { Claim } from '../claims/schema';
+import type { RewardSource } from '../attempt/reward';
 import { assertPlainName } from '../core/names';
 import type { EnvReset } from './protocol';
 
@@ -86,7 +87,7 @@ export class EnvTasks {
   }
 
   /** How a task is rewarded. */
-  rewardSource(task: Task, judge: boolean): 'verifier' | 'written-verifier' | 'judge' | 'none' {
+  rewardSource(task: Task, judge: boolean): RewardSource {
     if (task.verifier) return 'verifier';
     if (this.written.has(task.task_id)) return 'written-verifier';
     return judge ? 'judge' : 'none';

@@ -137,7 +137,7 @@ function passAtKSection(report: PassAtKReport | undefined): string[] {
     '## Several tries per task: pass@k',
     '',
     `Each task was tried up to ${report.attempts} times; config \`rollouts\` has one row per try, grouped by task (\`group\`), ` +
-      'with its reward (1 or 0; by the task verifier where there is one, else by the judge: `reward_source`). pass@k is the ' +
+      'with its reward (1 or 0; by the task verifier where there is one, else by its written verifier, else by the judge: `reward_source`). pass@k is the ' +
       `unbiased estimator of Chen et al. (2021), averaged over tasks; intervals: ${report.interval}. "Sometimes": tasks solved ` +
       'by some tries and not others, the groups whose rewards differ (the learning signal of GRPO-style training).',
     '',

@@ -117,7 +117,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
   ];
   const episodes = all.filter((e) => where(e.provenance));
   const human = sources.human ? (await planEpisodes(store, { run: sources.human, judgeDir: judgeDirOf(sources.human) }, recipe)).filter((e) => where(e.provenance)) : [];
-  const rollouts = await planRollouts(store, sources.run, recipe);
+  const rollouts = await planRollouts(store, sources.run, recipe, sources.tasks);
   const byKey = new Map([...all.map((e) => [e.provenance.task_id, e] as const), ...rollouts.filter((r) => r.n > 1).map((r) => [`${r.planned.provenance.task_id}#${r.n}`, { ...r.planned, provenance: { ...r.planned.provenance, try: r.n } }] as const)]);
   const steps = await planSteps(store, sources.rows, byKey, where);
   const stepCount = steps.reduce((n, s) => n + s.rows, 0);
@@ -184,7 +184,7 @@ export async function runExport(options: ExportOptions): Promise<ExportResult> {
       rowsReport,
       validate,
       labels,
-      ...(rollouts.length ? { passAtK: await readPassAtK({ run: sources.run, store }) } : {}),
+      ...(rollouts.length ? { passAtK: await readPassAtK({ run: sources.run, store, tasksFile: sources.tasks }) } : {}),
       ...(options.license ? { license: options.license } : {}),
     });
     await fs.writeFile(path.join(tmp, 'README.md'), card.text);

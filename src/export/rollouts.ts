@@ -56,10 +56,11 @@ export interface PlannedRollout {
  * Every try of `run` with its reward, grouped by task (tasks in `tasks.jsonl` order, tries in order); empty for a
  * run of one try. Each episode is checked as the `episodes` config checks it (provenance, screenshots).
  */
-export async function planRollouts(store: FileStore, run: string, recipe: Recipe): Promise<PlannedRollout[]> {
+export async function planRollouts(store: FileStore, run: string, recipe: Recipe, tasksFile?: string): Promise<PlannedRollout[]> {
   const tries = await runTries(store, run);
   if (tries.length < 2) return [];
-  const rewards = await readPassAtK({ run, store });
+  // The rewards pass@k counts: one reward per episode (decideReward), written verifiers included.
+  const rewards = await readPassAtK({ run, store, ...(tasksFile ? { tasksFile } : {}) });
   const byDir = new Map<string, PlannedEpisode>();
   for (const t of tries) for (const e of await planEpisodes(store, { run: t.dir, judgeDir: judgeDirOf(t.dir) }, recipe)) byDir.set(e.dir, e);
   const out: PlannedRollout[] = [];

@@ -182,7 +182,7 @@ export async function rowsStage(ctx: StageContext): Promise<RowsStageSummary> {
       recipe: { runId: path.posix.basename(path.resolve(layout.dir)), proposerModel: ctx.config.proposer?.modelId ?? null },
       onEvent: (event) => ctx.emit({ type: 'rows', event }),
     });
-    const passAtK = (await triesOf(ctx, layout.run)).length > 1 ? await readPassAtK({ run: layout.run, store }) : null;
+    const passAtK = (await triesOf(ctx, layout.run)).length > 1 ? await readPassAtK({ run: layout.run, store, tasksFile: layout.tasks }) : null;
     return { report: selection.report, picked: selection.picked, pruned: selection.removed.length, relabeled: { picked: selection.relabeled.picked.length, rows: selection.relabeled.rows }, passAtK, labels: selection.labels };
   });
 }

@@ -12,12 +12,15 @@ import { pyTruthy } from '../core/py/repr';
 import { compareCodePoints } from '../core/py/text';
 import { EpisodeSchema, JudgeRecordSchema, ResultLineSchema, TaskSchema } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { EPISODE_FILES, judgeDirOf, judgeRecordFile, RESULTS_FILES, runFile } from '../files/layout';
+import { EPISODE_FILES, judgeDirOf, judgeRecordFile, RESULTS_FILES, runFile, verifiersFileOf } from '../files/layout';
+import { readEpisodeReward } from '../attempt/reward';
+import { writtenFor } from '../claims/grade';
+import { readWrittenVerifiers } from '../verifiers/file';
 import { runTries } from '../files/tries';
 import type { FileStore } from '../files/types';
 
-/** Where a try's success came from: the task's verifier, else the judge. */
-export type TrySuccessSource = 'verifier' | 'judge';
+/** Where a try's success came from: the task's verifier, else its written verifier, else the judge (`decideReward`). */
+export type TrySuccessSource = 'verifier' | 'written-verifier' | 'judge';
 
 /** One try of a task as pass@k counts it. */
 export interface TryOutcome {
@@ -129,6 +132,10 @@ export interface ReadPassAtKOptions {
   /** The run dir (try 1's; the tries are found under it). */
   readonly run: string;
   readonly store: FileStore;
+  /** The tasks file the run was made from: its `verifiers.jsonl` holds the written verifiers. Default `<run>/tasks.jsonl`. */
+  readonly tasksFile?: string;
+  /** Receives what cannot be used (a written verifier for another instruction, a bad line), named. */
+  readonly onWarning?: (message: string) => void;
 }
 
 /**
@@ -143,6 +150,10 @@ export async function readPassAtK(options: ReadPassAtKOptions): Promise<PassAtKR
   const seen = new Set<string>();
   const order = tasks.filter((t) => !seen.has(t.task_id) && seen.add(t.task_id));
   const outcomes = new Map<string, TryOutcome[]>(order.map((t) => [t.task_id, []]));
+  const warn = options.onWarning ?? (() => {});
+  const verifiers = await readWrittenVerifiers(store, verifiersFileOf(options.tasksFile ?? runFile(run, 'tasks')));
+  for (const issue of verifiers.issues) warn(`${issue.file}:${issue.line}: ${issue.problem}`);
+  const written = writtenFor(order, [...verifiers.byTask.values()], warn);
   for (const t of tries) {
     const results = await readResults(store, t.dir);
     const judgeDir = judgeDirOf(t.dir);
@@ -151,11 +162,13 @@ export async function readPassAtK(options: ReadPassAtKOptions): Promise<PassAtKR
       const episode = await readJsonFileIfExists(store, path.posix.join(dir, EPISODE_FILES.episode), EpisodeSchema);
       if (!episode) continue;
       const verdict = await currentVerdict(store, judgeDir, task.task_id, dir);
-      const result = results.get(task.task_id);
-      const success = result ?? verdict;
-      outcomes.get(task.task_id)!.push({
-        n: t.n, dir, success, source: result !== undefined ? 'verifier' : verdict !== null ? 'judge' : null, verdict, steps: episode.steps,
-      });
+      // The one reward (decideReward) on the episode's evidence; a verifier it cannot check leaves the recorded result.
+      const reward = await readEpisodeReward(store, dir, { task, written: written.get(task.task_id) ?? null, judge: verdict });
+      const recorded = results.get(task.task_id);
+      const verified = reward.source === 'verifier' || reward.source === 'written-verifier';
+      const success = verified ? reward.reward === 1 : (recorded ?? verdict);
+      const source: TrySuccessSource | null = verified ? (reward.source as TrySuccessSource) : recorded !== undefined ? 'verifier' : verdict !== null ? 'judge' : null;
+      outcomes.get(task.task_id)!.push({ n: t.n, dir, success, source, verdict, steps: episode.steps });
     }
   }
   const perTask: TaskTries[] = order

@@ -1,0 +1,95 @@
+/**
+ * One reward per episode, wherever it is read: the environment server, the attempt step's `results.jsonl`, pass@k,
+ * the export's `rollouts` and the run report all decide it here. The task's hand-written verifier where it has one,
+ * else its written verifier (a claim), else the judge's verdict; each on the episode's recorded evidence (the answer,
+ * the requests, the changes, the start rows with them applied, the site's declared consequences, the question), so
+ * the same episode read from its dir gets the reward it got when it was recorded.
+ * @module
+ */
+import { readJsonFileIfExists } from '../core/io';
+import { EpisodeSchema, GradeInputsSchema, VerifierSchema, type Task } from '../core/schemas';
+import { InputError } from '../core/errors';
+import { claimVerdict, type FinalEvidence } from '../claims/grade';
+import type { Claim } from '../claims/schema';
+import { StartRowsSchema } from '../claims/start-rows';
+import { replayState } from '../claims/state';
+import { episodeFile } from '../files/layout';
+import type { FileStore } from '../files/types';
+import { verifyEpisode, type CheckResult, type EpisodeEvidence } from './verify';
+
+/** Where an episode's reward came from: `verifier` (hand-written), `written-verifier` (a claim), `judge`, or `none`. */
+export type RewardSource = 'verifier' | 'written-verifier' | 'judge' | 'none';
+
+/** An episode's reward and its source. */
+export interface EpisodeReward {
+  /** 1 or 0; `null` where nothing decides it (no verifier and no judge verdict). */
+  readonly reward: 0 | 1 | null;
+  /** What decided it. */
+  readonly source: RewardSource;
+  /** The verifier's or claim's checks; `[]` for the judge. */
+  readonly checks: readonly CheckResult[];
+}
+
+/** What {@link decideReward} reads. */
+export interface RewardInput {
+  /** The task: its instruction is the question an answer answers; its `verifier`, when it has one, decides. */
+  readonly task: Task;
+  /** The task's written verifier (`verifiers.jsonl`), for a task without its own. */
+  readonly written?: Claim | null;
+  /** The episode's evidence. */
+  readonly evidence: Omit<FinalEvidence, 'question'>;
+  /** The judge's verdict on this very episode, for a task with neither; `null` when it has none. */
+  readonly judge?: boolean | null;
+  /** Checks a hand-written verifier instead of {@link verifyEpisode} (a user's own); `undefined` when it cannot. */
+  readonly verify?: (task: Task, evidence: EpisodeEvidence) => Promise<{ ok: boolean; checks: CheckResult[] } | undefined>;
+}
+
+/** Decides an episode's reward (see the module notes). */
+export async function decideReward(input: RewardInput): Promise<EpisodeReward> {
+  const { task, evidence } = input;
+  const question = task.instruction;
+  if (task.verifier) {
+    const graded: EpisodeEvidence = {
+      answer: evidence.answer,
+      log: evidence.log,
+      changes: evidence.changes,
+      question,
+      start: evidence.start ?? null,
+      consequences: evidence.consequences ?? [],
+      ...(evidence.start ? { state: replayState(evidence.start, evidence.changes) } : {}),
+    };
+    const parsed = VerifierSchema.safeParse(task.verifier);
+    const result = input.verify ? await input.verify(task, graded) : parsed.success ? await verifyEpisode(parsed.data, graded) : undefined;
+    if (result) return { reward: result.ok ? 1 : 0, source: 'verifier', checks: result.checks };
+  }
+  if (input.written) {
+    const verdict = claimVerdict(input.written, { ...evidence, question });
+    return { reward: verdict.ok ? 1 : 0, source: 'written-verifier', checks: verdict.checks };
+  }
+  const judge = input.judge ?? null;
+  return { reward: judge === null ? null : judge ? 1 : 0, source: judge === null ? 'none' : 'judge', checks: [] };
+}
+
+/**
+ * Reads an episode dir's evidence (`grade_inputs.json`, `start_rows.json`, `episode.json`'s steps) and decides its
+ * reward with {@link decideReward}. A missing or bad `grade_inputs.json` is an `InputError` naming it.
+ */
+export async function readEpisodeReward(store: FileStore, episodeDir: string, input: Omit<RewardInput, 'evidence'>): Promise<EpisodeReward> {
+  const file = episodeFile(episodeDir, 'gradeInputs');
+  const [inputs, startFile, episode] = await Promise.all([
+    readJsonFileIfExists(store, file, GradeInputsSchema),
+    readJsonFileIfExists(store, episodeFile(episodeDir, 'startRows'), StartRowsSchema),
+    readJsonFileIfExists(store, episodeFile(episodeDir, 'episode'), EpisodeSchema),
+  ]);
+  if (inputs === null) throw new InputError({ file }, 'missing: the episode has no evidence to reward');
+  const evidence = {
+    steps: episode?.steps ?? inputs.actions?.length ?? 0,
+    answer: typeof inputs.answer === 'string' ? inputs.answer : null,
+    log: inputs.log ?? [],
+    changes: inputs.changes ?? [],
+    seen: inputs.seen ?? [],
+    start: startFile?.tables ?? null,
+    consequences: startFile?.consequences ?? [],
+  };
+  return decideReward({ ...input, evidence });
+}
