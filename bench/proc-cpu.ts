@@ -84,3 +84,8 @@ export function descendantsPss(root: number, filter: TreeFilter = {}): number {
 export function processCpu(pid: number): number {
   return readStats().find((s) => s.pid === pid)?.cpu ?? 0;
 }
+
+/** The pids of the direct children of `pid` whose command name matches `name`. */
+export function childPids(pid: number, name: RegExp): number[] {
+  return readStats().filter((s) => s.ppid === pid && name.test(s.name)).map((s) => s.pid);
+}
