@@ -21,7 +21,7 @@ import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { CHROMIUM_ARGS, VIEWPORT } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
-import { childPids, descendantsCpu, descendantsPss, processCpu } from './proc-cpu';
+import { childPids, descendantsCpu, descendantsCpuByKind, descendantsPss, processCpu } from './proc-cpu';
 import { startSandboxProcess } from './sandbox-process';
 
 const STEPS = 6;
@@ -33,7 +33,8 @@ const LEVELS: ReadonlyArray<[concurrency: number, episodes: number]> = process.e
   : [[1, 3], [8, 16], [24, 24]];
 // A loaded machine is slow, not broken: the bare loop's limits are generous, as the harness's are.
 const LIMIT_MS = 120_000;
-const CHROMIUM = /chrom|headless/i;
+// the network service is sometimes named after /proc/self/exe
+const CHROMIUM = /chrom|headless|^exe$/i;
 
 interface Figures {
   steps: number;
@@ -43,6 +44,8 @@ interface Figures {
   sandboxCpu: number;
   /** Chromium's peak PSS over its PSS before the work, per episode in flight, in bytes. */
   pssPerEpisode: number;
+  /** Chromium's CPU seconds by process kind (browser, renderer, gpu-process...). */
+  chromiumByKind: Map<string, number>;
 }
 
 // One measured run: wall time, CPU seconds of this process, of Chromium (leaving out the other side's browser)
@@ -57,11 +60,14 @@ async function measure(sandbox: ChildProcess, other: number, concurrency: number
   const idlePss = descendantsPss(process.pid, chromium);
   let peakPss = idlePss;
   const sampler = setInterval(() => (peakPss = Math.max(peakPss, descendantsPss(process.pid, chromium))), 500);
+  const kinds0 = descendantsCpuByKind(process.pid, chromium);
   const before = cpu();
   const t0 = performance.now();
   const steps = await work();
   const seconds = (performance.now() - t0) / 1000;
   const after = cpu();
+  const chromiumByKind = descendantsCpuByKind(process.pid, chromium);
+  for (const [kind, seconds] of chromiumByKind) chromiumByKind.set(kind, seconds - (kinds0.get(kind) ?? 0));
   clearInterval(sampler);
   const self = process.cpuUsage(before.self);
   return {
@@ -71,6 +77,7 @@ async function measure(sandbox: ChildProcess, other: number, concurrency: number
     chromiumCpu: after.chromium - before.chromium,
     sandboxCpu: after.sandbox - before.sandbox,
     pssPerEpisode: (peakPss - idlePss) / concurrency,
+    chromiumByKind,
   };
 }
 
@@ -176,6 +183,11 @@ try {
     rows.push([concurrency, figures.get('harness')!, figures.get('bare')!]);
     const total = (f: Figures) => ((f.harnessCpu + f.chromiumCpu + f.sandboxCpu) / f.steps).toFixed(3);
     process.stderr.write(`c=${concurrency} measured (${order.join(', ')}; CPU s per step ${order.map((w) => `${w} ${total(figures.get(w)!)}`).join(', ')}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
+    for (const w of order) {
+      const f = figures.get(w)!;
+      const kinds = [...f.chromiumByKind].filter(([, v]) => v >= 0.005 * f.steps).sort((a, b) => b[1] - a[1]);
+      process.stderr.write(`  ${w}: Chromium CPU s per step by process: ${kinds.map(([k, v]) => `${k} ${(v / f.steps).toFixed(3)}`).join(', ')}\n`);
+    }
     if (figures.has('before')) before.push([concurrency, figures.get('before')!]);
   }
   const w = (n: number, d = 2) => n.toFixed(d).padStart(7);
