@@ -2,7 +2,8 @@
  * Sizing a shard (docs/past-one-machine.md): the harness beside a bare Playwright loop, in one run, on the
  * sandbox's pages, with a model that takes 1 s per step. Both visit the same pages in the same order: per step the
  * harness observes (page script + screenshot), waits 1 s in its policy, and does a `goto`; the bare loop takes
- * `page.screenshot()` (1280x800) and one `ariaSnapshot()`, waits 1 s and navigates, in a plain context. Per
+ * `page.screenshot()` (1280x800) and one `ariaSnapshot()`, waits 1 s and navigates, in a plain context of a plain
+ * Chromium (launched by Playwright with only the container flags, not the harness's cheaper ones). Per
  * concurrency (1, 8, 24): steps/s, and CPU seconds per step of this process (the harness or the bare loop's client),
  * of Chromium (the chromium processes under this one, from /proc) and of the sandbox server (a child process of its
  * own, so its CPU is apart), and Chromium's memory (PSS) per episode in flight. Cores per GPU = CPU s per step x
@@ -18,9 +19,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
-import { VIEWPORT } from '../src/browser/host';
+import { CHROMIUM_ARGS, VIEWPORT } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
-import { descendantsCpu, descendantsPss, processCpu } from './proc-cpu';
+import { childPids, descendantsCpu, descendantsCpuByKind, descendantsPss, processCpu } from './proc-cpu';
 import { startSandboxProcess } from './sandbox-process';
 
 const STEPS = 6;
@@ -32,7 +33,8 @@ const LEVELS: ReadonlyArray<[concurrency: number, episodes: number]> = process.e
   : [[1, 3], [8, 16], [24, 24]];
 // A loaded machine is slow, not broken: the bare loop's limits are generous, as the harness's are.
 const LIMIT_MS = 120_000;
-const CHROMIUM = /chrom|headless/i;
+// the network service is sometimes named after /proc/self/exe
+const CHROMIUM = /chrom|headless|^exe$/i;
 
 interface Figures {
   steps: number;
@@ -42,12 +44,14 @@ interface Figures {
   sandboxCpu: number;
   /** Chromium's peak PSS over its PSS before the work, per episode in flight, in bytes. */
   pssPerEpisode: number;
+  /** Chromium's CPU seconds by process kind (browser, renderer, gpu-process...). */
+  chromiumByKind: Map<string, number>;
 }
 
-// One measured run: wall time, CPU seconds of this process, of Chromium and of the sandbox, and Chromium's peak
-// memory (sampled every 500 ms), around `work`.
-async function measure(sandbox: ChildProcess, concurrency: number, work: () => Promise<number>): Promise<Figures> {
-  const chromium = { exclude: [sandbox.pid!], name: CHROMIUM };
+// One measured run: wall time, CPU seconds of this process, of Chromium (leaving out the other side's browser)
+// and of the sandbox, and Chromium's peak memory (sampled every 500 ms), around `work`.
+async function measure(sandbox: ChildProcess, other: number, concurrency: number, work: () => Promise<number>): Promise<Figures> {
+  const chromium = { exclude: [sandbox.pid!, other], name: CHROMIUM };
   const cpu = () => ({
     self: process.cpuUsage(),
     chromium: descendantsCpu(process.pid, chromium),
@@ -56,11 +60,14 @@ async function measure(sandbox: ChildProcess, concurrency: number, work: () => P
   const idlePss = descendantsPss(process.pid, chromium);
   let peakPss = idlePss;
   const sampler = setInterval(() => (peakPss = Math.max(peakPss, descendantsPss(process.pid, chromium))), 500);
+  const kinds0 = descendantsCpuByKind(process.pid, chromium);
   const before = cpu();
   const t0 = performance.now();
   const steps = await work();
   const seconds = (performance.now() - t0) / 1000;
   const after = cpu();
+  const chromiumByKind = descendantsCpuByKind(process.pid, chromium);
+  for (const [kind, seconds] of chromiumByKind) chromiumByKind.set(kind, seconds - (kinds0.get(kind) ?? 0));
   clearInterval(sampler);
   const self = process.cpuUsage(before.self);
   return {
@@ -70,6 +77,7 @@ async function measure(sandbox: ChildProcess, concurrency: number, work: () => P
     chromiumCpu: after.chromium - before.chromium,
     sandboxCpu: after.sandbox - before.sandbox,
     pssPerEpisode: (peakPss - idlePss) / concurrency,
+    chromiumByKind,
   };
 }
 
@@ -112,7 +120,7 @@ async function harness(host: BrowserHost, url: string, pages: Map<string, string
 }
 
 // The bare loop: a plain 1280x800 context; per step a screenshot, one aria snapshot, the same 1 s wait, the next page.
-async function bare(host: BrowserHost, url: string, pages: Map<string, string[]>, episodes: number, concurrency: number): Promise<number> {
+async function bare(host: Pick<BrowserHost, 'browser'>, url: string, pages: Map<string, string[]>, episodes: number, concurrency: number): Promise<number> {
   let steps = 0;
   const queue = new PQueue({ concurrency });
   const browser = await host.browser();
@@ -141,6 +149,13 @@ async function bare(host: BrowserHost, url: string, pages: Map<string, string[]>
 
 const { child, url } = await startSandboxProcess();
 const host = browserHost();
+// the bare loop's browser: Playwright's defaults and the container flags only
+const { chromium } = await import('playwright-core');
+const plainBrowser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS], headless: true });
+const plain = { browser: async () => plainBrowser };
+const plainRoot = childPids(process.pid, CHROMIUM);
+await host.browser();
+const hostRoot = childPids(process.pid, CHROMIUM).filter((pid) => !plainRoot.includes(pid));
 try {
   const source = sandboxSource({ url });
   const pages = new Map<string, string[]>();
@@ -149,16 +164,31 @@ try {
     pages.set(site, paths);
   }
   await harness(host, url, pages, 2, 2); // warm up
-  await bare(host, url, pages, 2, 2);
+  await bare(plain, url, pages, 2, 2);
   const rows: Array<[number, Figures, Figures]> = [];
+  // SIZING_BEFORE=1: the harness on the plain launch too (the harness's launch before its cheaper flags)
+  const before: Array<[number, Figures]> = [];
+  const sides = process.env.SIZING_BEFORE ? ['bare', 'harness', 'before'] : ['bare', 'harness'];
   for (const [n, [concurrency, episodes]] of LEVELS.entries()) {
-    // the order alternates, so a load that drifts over the run does not favour one side
-    const first = n % 2 === 0 ? 'bare' : 'harness';
-    const run = (which: string) => measure(child, concurrency, () => (which === 'bare' ? bare : harness)(host, url, pages, episodes, concurrency));
-    const a = await run(first);
-    const b = await run(first === 'bare' ? 'harness' : 'bare');
-    rows.push(first === 'bare' ? [concurrency, b, a] : [concurrency, a, b]);
-    process.stderr.write(`c=${concurrency} measured (${rows.at(-1)![1].steps + rows.at(-1)![2].steps} steps)\n`);
+    // the order turns round by round, so a load that drifts over the run does not favour one side
+    const order = [...sides.slice(n % sides.length), ...sides.slice(0, n % sides.length)];
+    const figures = new Map<string, Figures>();
+    for (const which of order) {
+      figures.set(which, await (which === 'bare'
+        ? measure(child, hostRoot[0]!, concurrency, () => bare(plain, url, pages, episodes, concurrency))
+        : which === 'before'
+          ? measure(child, hostRoot[0]!, concurrency, () => harness({ ...plain, launches: 1, close: async () => {} }, url, pages, episodes, concurrency))
+          : measure(child, plainRoot[0]!, concurrency, () => harness(host, url, pages, episodes, concurrency))));
+    }
+    rows.push([concurrency, figures.get('harness')!, figures.get('bare')!]);
+    const total = (f: Figures) => ((f.harnessCpu + f.chromiumCpu + f.sandboxCpu) / f.steps).toFixed(3);
+    process.stderr.write(`c=${concurrency} measured (${order.join(', ')}; CPU s per step ${order.map((w) => `${w} ${total(figures.get(w)!)}`).join(', ')}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})\n`);
+    for (const w of order) {
+      const f = figures.get(w)!;
+      const kinds = [...f.chromiumByKind].filter(([, v]) => v >= 0.005 * f.steps).sort((a, b) => b[1] - a[1]);
+      process.stderr.write(`  ${w}: Chromium CPU s per step by process: ${kinds.map(([k, v]) => `${k} ${(v / f.steps).toFixed(3)}`).join(', ')}\n`);
+    }
+    if (figures.has('before')) before.push([concurrency, figures.get('before')!]);
   }
   const w = (n: number, d = 2) => n.toFixed(d).padStart(7);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0).padStart(5)} MB`;
@@ -171,13 +201,27 @@ try {
     const chromium = h.chromiumCpu / h.steps / (b.chromiumCpu / b.steps);
     process.stdout.write(`c=${String(c).padEnd(4)} |         ${cells(h)} |           ${cells(b)} | ${w(speed)}x     ${w(chromium)}x\n`);
   }
+  for (const [c, f] of before) process.stdout.write(`c=${String(c).padEnd(4)} | before:  ${cells(f)}\n`);
   const [, h8, b8] = rows.find(([c]) => c === 8) ?? rows.at(-1)!;
   const speed8 = h8.steps / h8.seconds / (b8.steps / b8.seconds);
   const chromium8 = h8.chromiumCpu / h8.steps / (b8.chromiumCpu / b8.steps);
   process.stdout.write(`at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness / bare steps/s ${speed8.toFixed(2)}x (aim >= 1.1x: ${speed8 >= 1.1 ? 'met' : 'not met'}); Chromium CPU per step ${chromium8.toFixed(2)}x the bare loop's (aim < 1: ${chromium8 < 1 ? 'met' : 'not met'})\n`);
   const perStep = (h8.harnessCpu + h8.chromiumCpu + h8.sandboxCpu) / h8.steps;
-  process.stdout.write(`at c=8: ${perStep.toFixed(2)} CPU s per step (harness + Chromium + server); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
+  // several levels of 8 (SIZING_LEVELS=8x16,8x16,8x16) are rounds: their medians
+  const eights = rows.filter(([c]) => c === 8);
+  if (eights.length > 1) {
+    // before's rows: the harness on the plain launch, its figures in the harness's columns
+    const total = (f: Figures) => (f.harnessCpu + f.chromiumCpu + f.sandboxCpu) / f.steps;
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const of = (pick: (h: Figures, b: Figures) => number) => median(eights.map(([, h, b]) => pick(h, b)).filter(Number.isFinite)).toFixed(3);
+    const bs = before.filter(([c]) => c === 8).map(([, f]) => total(f));
+    if (bs.length) process.stdout.write(`c=8, median of ${bs.length} rounds: the harness on the plain launch (before) ${median(bs).toFixed(3)} CPU s per step\n`);
+    process.stdout.write(`c=8, median of ${eights.length} rounds: harness ${of((h) => total(h))} CPU s per step (harness ${of((h) => h.harnessCpu / h.steps)}, Chromium ${of((h) => h.chromiumCpu / h.steps)}, server ${of((h) => h.sandboxCpu / h.steps)}), bare loop ${of((_, b) => total(b))} (client ${of((_, b) => b.harnessCpu / b.steps)}, Chromium ${of((_, b) => b.chromiumCpu / b.steps)}); ratio ${of((h, b) => total(h) / total(b))}x; steps/s ratio ${of((h, b) => h.steps / h.seconds / (b.steps / b.seconds))}x\n`);
+  }
+  const barePerStep = (b8.harnessCpu + b8.chromiumCpu + b8.sandboxCpu) / b8.steps;
+  process.stdout.write(`at c=${rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0]}: ${perStep.toFixed(3)} CPU s per step (harness + Chromium + server), ${(perStep / barePerStep).toFixed(2)}x the bare loop's ${barePerStep.toFixed(3)} (aim <= 0.6x); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
 } finally {
   await host.close();
+  await plainBrowser.close();
   child.kill('SIGTERM');
 }

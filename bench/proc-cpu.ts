@@ -16,6 +16,8 @@ interface ProcStat {
   name: string;
   /** utime + stime + cutime + cstime, in seconds. */
   cpu: number;
+  /** utime + stime alone, in seconds. */
+  own: number;
 }
 
 function readStats(): ProcStat[] {
@@ -28,7 +30,7 @@ function readStats(): ProcStat[] {
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
       const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
       const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-      out.push({ pid: Number(name), ppid: Number(fields[1]), name: comm, cpu: (utime! + stime! + cutime! + cstime!) / TICKS });
+      out.push({ pid: Number(name), ppid: Number(fields[1]), name: comm, cpu: (utime! + stime! + cutime! + cstime!) / TICKS, own: (utime! + stime!) / TICKS });
     } catch {
       // the process ended while we read
     }
@@ -83,4 +85,39 @@ export function descendantsPss(root: number, filter: TreeFilter = {}): number {
 /** CPU seconds of one process and its reaped children. */
 export function processCpu(pid: number): number {
   return readStats().find((s) => s.pid === pid)?.cpu ?? 0;
+}
+
+/** The pids of the direct children of `pid` whose command name matches `name`. */
+export function childPids(pid: number, name: RegExp): number[] {
+  return readStats().filter((s) => s.ppid === pid && name.test(s.name)).map((s) => s.pid);
+}
+
+// A Chromium process's kind from its command line (Chromium rewrites it into one space-separated string):
+// browser, renderer, gpu-process, zygote, utility:NetworkService..., with `:webui` for a WebUI renderer.
+function chromiumKind(pid: number): string {
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+    let kind = cmd.find((a) => a.startsWith('--type='))?.slice('--type='.length) ?? 'browser';
+    const sub = cmd.find((a) => a.startsWith('--utility-sub-type='));
+    if (sub) kind += `:${sub.split('.').at(-1)}`;
+    if (cmd.includes('--top-chrome-webui')) kind += ':webui';
+    return kind;
+  } catch {
+    return 'gone';
+  }
+}
+
+/**
+ * CPU seconds of the processes under `root` that `filter` keeps, by Chromium process kind. A zygote's exited
+ * children are renderers (counted as `renderer`); other exited children count as `<kind> children`.
+ */
+export function descendantsCpuByKind(root: number, filter: TreeFilter = {}): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (kind: string, cpu: number) => out.set(kind, (out.get(kind) ?? 0) + cpu);
+  for (const s of descendants(root, filter)) {
+    const kind = chromiumKind(s.pid);
+    add(kind, s.own);
+    if (s.cpu > s.own) add(kind === 'zygote' ? 'renderer' : `${kind} children`, s.cpu - s.own);
+  }
+  return out;
 }

@@ -29,6 +29,39 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * The features Playwright (1.65) turns off with its own `--disable-features`. Chromium keeps only the last
+ * `--disable-features` of its command line, so ours repeats them (test/browser-cpu.test.ts checks that the launched
+ * browser's command line lost none of Playwright's).
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay', 'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'msForceBrowserSignIn', 'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * Features turned off because they cost CPU the agent never sees. Headless Chromium opens a browser window per
+ * context, and each window preloads its omnibox's popup, a WebUI page in a renderer process of its own: a second
+ * renderer per episode, started, laid out and kept, a quarter of Chromium's CPU per step in the sizing bench.
+ */
+const CHEAPER_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+/**
+ * The flags a launch passes after Playwright's defaults: {@link CHROMIUM_ARGS}, then `extra`, with every
+ * `--disable-features` (Playwright's list, ours, the caller's) merged into one, since Chromium keeps only the last.
+ */
+export function launchArgs(extra: readonly string[] = []): string[] {
+  const disabled = [...PLAYWRIGHT_DISABLED_FEATURES, ...CHEAPER_DISABLED_FEATURES];
+  const args: string[] = [];
+  for (const arg of [...CHROMIUM_ARGS, ...extra]) {
+    if (arg.startsWith('--disable-features=')) disabled.push(...arg.slice('--disable-features='.length).split(',').filter(Boolean));
+    else args.push(arg);
+  }
+  return [...args, `--disable-features=${[...new Set(disabled)].join(',')}`];
+}
+
+/**
  * Keeps the agent in one tab: links and forms aimed at another window open in this one, and `window.open`
  * navigates this page. A popup would race the observation that follows the action; this cannot. And hides the text
  * caret for the screenshots ({@link HIDE_CARET_CSS}), in a sheet no DOM query sees.
@@ -49,7 +82,7 @@ const INIT_SCRIPT = `(() => {
 export interface BrowserOptions {
   /** The Chromium binary. Default: env `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
   readonly executablePath?: string;
-  /** Extra Chromium flags, after {@link CHROMIUM_ARGS}. */
+  /** Extra Chromium flags, after {@link CHROMIUM_ARGS} (a `--disable-features` adds to the features turned off). */
   readonly args?: readonly string[];
   /** Called after each launch (the first and every relaunch), with the launch count. */
   readonly onLaunch?: (launches: number) => void;
@@ -85,7 +118,7 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
       executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+      args: launchArgs(options.args),
       headless: true,
       ...(options.closeOnSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
     });
