@@ -10,4 +10,4 @@ export { attemptTask, type AttemptTaskOptions, type AttemptTaskResult, type Step
 export { browserEvidence, type BrowserEvidenceOptions } from './attempt/evidence';
 export type { EvidenceProvider, EvidenceSession, SessionEvidence } from './attempt/types';
 export { verifyEpisode, type CheckResult, type EpisodeEvidence, type StateReader, type VerifyResult } from './attempt/verify';
-export { decideReward, readEpisodeReward, type EpisodeReward, type RewardInput, type RewardSource } from './attempt/reward';
+export { decideReward, readEpisodeReward, type EpisodeReward, type RewardInput } from './attempt/reward';

@@ -63,7 +63,6 @@ export {
   readEpisodeReward,
   type EpisodeReward,
   type RewardInput,
-  type RewardSource,
   type StateReader,
   type CheckResult,
   type VerifyResult,

@@ -17,8 +17,10 @@ import { episodeFile } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { verifyEpisode, type CheckResult, type EpisodeEvidence } from './verify';
 
-/** Where an episode's reward came from: `verifier` (hand-written), `written-verifier` (a claim), `judge`, or `none`. */
-export type RewardSource = 'verifier' | 'written-verifier' | 'judge' | 'none';
+/** Where an episode's reward can come from: `verifier` (hand-written), `written-verifier` (a claim), `judge`, or `none`. */
+export const REWARD_SOURCES = ['verifier', 'written-verifier', 'judge', 'none'] as const;
+/** Where an episode's reward came from (see {@link REWARD_SOURCES}). */
+export type RewardSource = (typeof REWARD_SOURCES)[number];
 
 /** An episode's reward and its source. */
 export interface EpisodeReward {

@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from 'zod';
+import { REWARD_SOURCES } from '../attempt/reward';
 import { ActionSchema } from '../core/schemas';
 
 /** OpenEnv's WebSocket error codes (`WSErrorCode`). */
@@ -62,7 +63,7 @@ const ElementSchema = z.looseObject({
 });
 
 /** Where a reward comes from: the task's verifier, a written verifier, the judge, or nowhere. */
-export const RewardSourceSchema = z.enum(['verifier', 'written-verifier', 'judge', 'none']);
+export const RewardSourceSchema = z.enum(REWARD_SOURCES);
 /** Where a reward comes from. */
 export type RewardSource = z.infer<typeof RewardSourceSchema>;
 
