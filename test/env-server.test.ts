@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHost, connectEnv, EnvServerError, runAttempt, runExport, runJudge, runRows, serveEnv, type BrowserHost, type EnvServer } from 'miniweb-taskgen';
+import { browserHost, connectEnv, EnvServerError, nodeStore, readEpisodeReward, readPassAtK, runAttempt, runExport, runJudge, runRows, serveEnv, type BrowserHost, type EnvServer } from 'miniweb-taskgen';
 import { oraclePolicy, sandboxEvidence, sandboxJudge, startSandbox, type SandboxServer, type SandboxTask } from 'miniweb-taskgen/sandbox';
 import { resolveStep as resolve, startEnvCli as startCli } from './helpers/env';
 
@@ -79,6 +79,15 @@ describe('the environment server, from Python over the WebSocket', () => {
     expect(episode).toMatchObject({ policy: 'env', outcome: 'done', ok: true, env: { reward: 1, reward_source: 'verifier' } });
     expect(await json(path.join(out, '_tries', '2', info.task_id, 'episode.json'))).toMatchObject({ ok: false, env: { reward: 0 } });
     expect((await readFile(path.join(out, 'results.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(2);
+    // One reward: pass@k (and so the rollouts config) and readEpisodeReward, read from disk, give each episode the
+    // reward the server gave it.
+    const store = nodeStore();
+    const byDir = new Map((await readPassAtK({ run: out, store })).tasks.flatMap((t) => t.tries.map((o) => [o.dir, [o.success, o.source]] as const)));
+    expect(byDir.get(path.join(out, info.task_id))).toEqual([true, 'verifier']);
+    expect(byDir.get(path.join(out, '_tries', '2', info.task_id))).toEqual([false, 'verifier']);
+    expect(byDir.get(path.join(out, action.task_id))).toEqual([true, 'verifier']);
+    const again = await readEpisodeReward(store, path.join(out, '_tries', '2', info.task_id), { task: info });
+    expect([again.reward, again.source]).toEqual([0, 'verifier']);
   }, 600_000);
 
   it('records the episodes runAttempt records for the same actions, and judge, rows and export take them', async () => {
