@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sandboxSetup } from '../sandbox/index';
-import { nodeStore, readPassAtK, runPipeline, tryRunDir } from '../src/index';
+import { nodeStore, readPassAtK, runLayout, runPipeline } from '../src/index';
 import { pipelineLayout } from '../src/pipeline';
 
 const K = 4;
@@ -36,7 +36,7 @@ try {
   for (const id of tasks) {
     const list = [];
     for (let n = 1; n <= K; n++) {
-      const run = tryRunDir(layout.run, n);
+      const run = runLayout(layout.run).tryDir(n);
       const record = JSON.parse(await readFile(path.join(`${run}_judge`, `${id}.json`), 'utf8'));
       const episode = JSON.parse(await readFile(path.join(run, id, 'episode.json'), 'utf8'));
       const rows = (await readFile(path.join(run, id, 'rows', 'rows.jsonl'), 'utf8').catch(() => '')).split('\n').filter((l) => l.trim()).length;

@@ -8,7 +8,7 @@
 export type { CopyMode, DirEntry, FileStore } from './files/types';
 export { nodeStore } from './files/node';
 export { memoryStore, type MemoryStore } from './files/memory';
-export { judgeDirOf, relabelDirOf, tryRunDir } from './files/layout';
+export { judgeDirOf, relabelDirOf, tryRunDir, runLayout, type RunLayout } from './files/layout';
 export { runTries, nextFreeTry, type RunTry } from './files/tries';
 export { readJsonFile, readJsonl, parseJsonl, type JsonlIssue, type ReadJsonlOptions } from './core/io';
 export { episodeIdOf, judgedEpisodeIdOf } from './files/episode-id';

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fakeLLM, relabelDirOf, runRelabel, runRows, type Task } from '../src/index';
+import { fakeLLM, runLayout, runRelabel, runRows, type Task } from '../src/index';
 import { defaultAgentMessages } from '../src/agent/prompt';
 import type { Observation, StepRecord } from '../src/agent/types';
 import { tempDir } from './helpers/runs';
@@ -68,7 +68,7 @@ describe('runRelabel', () => {
     const judge = fakeLLM({ replies: (call) => verdict(call.prompt.startsWith('TASK: Search') || call.prompt.includes('cheapest') ? 'SUCCESS' : 'NOT SUCCESS'), modelId: 'gemini-3.5-flash' });
     const { summary, tasks, parents, out } = await runRelabel({ run, llm, judge, k: 4 });
 
-    expect(out).toBe(relabelDirOf(run));
+    expect(out).toBe(runLayout(run).relabel);
     expect(summary.statuses).toMatchObject({ accepted: 2, 'claim-failed': 1, 'bad-claim': 1, 'judged-failure': 0 });
     expect(judge.calls).toHaveLength(2); // the claims that did not hold were never judged
     expect(llm.calls[0]!.prompt).toContain('THE AGENT WAS ASKED: Buy the cheapest blue lamp in the shop');

@@ -5,7 +5,8 @@
  * verifier, with the reward `readEpisodeReward` gives.
  */
 import { describe, expect, it } from 'vitest';
-import { checkClaim, decideReward, memoryStore, readEpisodeReward, readPassAtK, verifyEpisode, type Claim, type Consequence, type Task } from '../src/index';
+import { decideReward } from '../src/attempt/reward';
+import { checkClaim, memoryStore, readEpisodeReward, readPassAtK, verifyEpisode, type Claim, type Consequence, type Task } from '../src/index';
 
 const ask = (answer: string, check: Parameters<typeof verifyEpisode>[0]['answer'], question: string, start?: Record<string, Array<Record<string, unknown>>>) =>
   verifyEpisode({ answer: check }, { answer, question, start: start ?? null }).then((r) => r.ok);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer } from '../sandbox/index';
-import { browserHost, runExport, runPipeline, runRows, tryRunDir, type BrowserHost, type PipelineOptions, type PipelineResult, type Policy } from '../src/index';
+import { browserHost, runExport, runLayout, runPipeline, runRows, type BrowserHost, type PipelineOptions, type PipelineResult, type Policy } from '../src/index';
 import { finish, spawnScript } from './helpers/cli';
 
 let sandbox: SandboxServer;
@@ -88,7 +88,7 @@ async function verdicts(): Promise<Map<string, boolean[]>> {
   for (const id of ids) {
     const got: boolean[] = [];
     for (let n = 1; n <= K; n++) {
-      const v = await judged(tryRunDir(run, n), id);
+      const v = await judged(runLayout(run).tryDir(n), id);
       if (v !== null) got.push(v);
     }
     out.set(id, got);
@@ -102,7 +102,7 @@ describe('several tries per task', () => {
     expect(ids.length).toBe(4);
     expect((await readdir(path.join(run, '_tries'))).sort()).toEqual(['2', '2_judge', '3', '3_judge', '4', '4_judge']);
     for (let n = 1; n <= K; n++) {
-      for (const id of ids) expect(existsSync(path.join(tryRunDir(run, n), id, 'episode.json')), `${id} try ${n}`).toBe(true);
+      for (const id of ids) expect(existsSync(path.join(runLayout(run).tryDir(n), id, 'episode.json')), `${id} try ${n}`).toBe(true);
     }
     expect(four.stages.attempt).toMatchObject({ tasks: ids.length * K, episodes: ids.length * K });
     expect(four.stages.judge?.episodes).toBe(ids.length * K);
@@ -154,7 +154,7 @@ describe('several tries per task', () => {
     for (const id of ids) {
       const successes: Array<{ n: number; rows: string }> = [];
       for (let n = 1; n <= K; n++) {
-        const dir = tryRunDir(run, n);
+        const dir = runLayout(run).tryDir(n);
         if (await judged(dir, id)) successes.push({ n, rows: await readFile(path.join(dir, id, 'rows', 'rows.jsonl'), 'utf8') });
       }
       const count = (text: string) => text.split('\n').filter((l) => l.trim()).length;
@@ -195,7 +195,7 @@ describe('several tries per task', () => {
         seen.set(key, f);
         expect(text(row.group)).toBe(text(row.task_id));
         expect(text(row.reward_source)).toBe('judge');
-        const verdict = await judged(tryRunDir(run, Number(row.try)), text(row.task_id));
+        const verdict = await judged(runLayout(run).tryDir(Number(row.try)), text(row.task_id));
         expect(Number(row.reward), key).toBe(verdict ? 1 : 0);
         expect(row.verdict).toBe(verdict);
       }
@@ -225,7 +225,7 @@ describe('several tries per task', () => {
     const args = ['attempt', '--tasks', tasks, '--out', out, '--base-url', sandbox.url, '--policy', 'oracle', '--oracle-failure-rate', '0.5', '--attempts', '2', '--concurrency', '2', '--no-progress'];
     const episodes = async () => {
       let n = 0;
-      for (const t of [1, 2]) for (const id of some) if (existsSync(path.join(tryRunDir(out, t), id, 'episode.json'))) n++;
+      for (const t of [1, 2]) for (const id of some) if (existsSync(path.join(runLayout(out).tryDir(t), id, 'episode.json'))) n++;
       return n;
     };
     const child = spawnScript('src/cli.ts', args, { detached: true });
@@ -238,7 +238,7 @@ describe('several tries per task', () => {
     expect(partial).toBeLessThan(some.length * 2);
     const kept = new Map<string, string>();
     for (const t of [1, 2]) for (const id of some) {
-      const file = path.join(tryRunDir(out, t), id, 'episode.json');
+      const file = path.join(runLayout(out).tryDir(t), id, 'episode.json');
       if (existsSync(file)) kept.set(`${id}#${t}`, await readFile(file, 'utf8'));
     }
 
@@ -248,13 +248,13 @@ describe('several tries per task', () => {
     expect(JSON.parse(rerun.stdout.trim().split('\n').pop()!)).toMatchObject({ tasks: some.length * 2, attempts: 2, recorded: some.length * 2 - partial });
     const pipelineRun = path.join(config.dir, 'run');
     for (const t of [1, 2]) {
-      const dir = tryRunDir(out, t);
+      const dir = runLayout(out).tryDir(t);
       expect((await readdir(dir)).filter((d) => some.includes(d)).sort()).toEqual([...some].sort());
       for (const id of some) {
         const episode = await readFile(path.join(dir, id, 'episode.json'), 'utf8');
         if (kept.has(`${id}#${t}`)) expect(episode, `${id} try ${t} kept as it was`).toBe(kept.get(`${id}#${t}`));
         // the same try as the uninterrupted pipeline run made: the stand-in draws per task and try
-        const same = (await json(path.join(tryRunDir(pipelineRun, t), id, 'grade_inputs.json'))).actions;
+        const same = (await json(path.join(runLayout(pipelineRun).tryDir(t), id, 'grade_inputs.json'))).actions;
         expect((await json(path.join(dir, id, 'grade_inputs.json'))).actions, `${id} try ${t}`).toEqual(same);
       }
     }

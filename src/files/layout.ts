@@ -199,3 +199,28 @@ export function relabelParentFile(relabelDir: string, taskId: string): string {
   assertPlainName(taskId, 'task id');
   return path.posix.join(relabelDir, RELABEL_FILES.parents, `${taskId}.json`);
 }
+
+/** The dirs that go with a run dir: its judge records, its relabels and their judge records, and each try's dir. */
+export interface RunLayout {
+  /** The run dir. */
+  readonly run: string;
+  /** `<run>_judge`: the judge's records of the run's episodes (`judgeDirOf`). */
+  readonly judge: string;
+  /** `<run>_relabel`: the relabeled episodes, laid out as a run. */
+  readonly relabel: string;
+  /** `<run>_relabel_judge`: the judge's records of the relabeled episodes. */
+  readonly relabelJudge: string;
+  /** The run dir of try `n` (1-based): the run dir itself for try 1, `<run>/_tries/<n>` past it. */
+  tryDir(n: number): string;
+}
+
+/**
+ * The dirs of a run (see {@link RunLayout}); `pipelineLayout` gives a pipeline's work dir's.
+ * @example
+ * const { judge, tryDir } = runLayout('work/run');
+ * tryDir(2); // 'work/run/_tries/2'
+ */
+export function runLayout(run: string): RunLayout {
+  const relabel = relabelDirOf(run);
+  return { run, judge: judgeDirOf(run), relabel, relabelJudge: judgeDirOf(relabel), tryDir: (n) => tryRunDir(run, n) };
+}
