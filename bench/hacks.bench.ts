@@ -3,16 +3,16 @@
  * by every reward source (hand-written verifier, written verifier, relabel claim, stand-in judge at noise 0). Prints
  * rewarded / played per template and per policy × source, every rewarded gaming episode, and every honest miss.
  *
- * Not a timing: a measurement of the reward rules. Env: VARIANTS (sites per template, default 2), TASKS (human tasks
- * per site, default all), BANK (bank tasks per site added, default 8).
+ * Not a timing: a measurement of the reward rules. Env: VARIANTS (sites per template, default 1), TASKS (human tasks
+ * per site, default all), BANK (bank tasks per site added, default 0).
  */
 import { defaultCatalog, startSandbox, TEMPLATES, type SandboxTask } from '../sandbox/index';
 import { playsFor, RedTeam, SOURCES, type Graded } from '../test/helpers/red-team';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const VARIANTS = env('VARIANTS', 2);
+const VARIANTS = env('VARIANTS', 1);
 const TASKS = env('TASKS', 99);
-const BANK = env('BANK', 8);
+const BANK = env('BANK', 0);
 
 const catalog = defaultCatalog();
 const sandbox = await startSandbox({ port: 0 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseHtml } from 'miniweb-taskgen/toolkit';
 import { replayOracle, sandboxEvidence, sandboxJudge, SESSION_COOKIE, type OracleStep, type SandboxServer, type SandboxTask, type SiteCatalog } from '../../sandbox/index';
-import { verifierClaim, verifyEpisode, type Claim, type Verifier } from '../../src/index';
+import { verifierClaim, verifyEpisode, type Claim, type LanguageModel, type Verifier } from '../../src/index';
 import { claimVerdict } from '../../src/claims/grade';
 import { defaultSitePrefix, outsideSite, siteBoundary } from '../../src/browser/site-boundary';
 
@@ -153,6 +153,9 @@ export function playsFor(task: SandboxTask, bank: readonly SandboxTask[], start:
 export class RedTeam {
   private readonly evidence;
   private judgeDir: string | undefined;
+  private judgeRun: string | undefined;
+  private llm: LanguageModel | undefined;
+  private readonly tasksWritten = new Set<string>();
   constructor(
     private readonly sandbox: SandboxServer,
     private readonly catalog: SiteCatalog,
@@ -214,20 +217,27 @@ export class RedTeam {
     }
   }
 
-  // The stand-in judge at noise 0, given the episode's grade inputs in a run dir and a prompt with its evidence sections.
+  // The stand-in judge at noise 0, one for every play: it reads the tasks and each episode's grade inputs from a run
+  // dir, and the prompt's evidence sections tell it that the data changes were shown.
   private async judge(task: SandboxTask, answer: string | null, log: unknown[], changes: unknown[]): Promise<{ ok: boolean; detail: string }> {
     this.judgeDir ??= await mkdtemp(path.join(tmpdir(), 'red-team-judge-'));
-    const dir = path.join(this.judgeDir, `${task.task_id}-${Math.random().toString(36).slice(2)}`);
-    await mkdir(path.join(dir, task.task_id), { recursive: true });
-    await writeFile(path.join(dir, 'tasks.jsonl'), `${JSON.stringify({ ...task, oracle: undefined })}\n`);
-    await writeFile(path.join(dir, task.task_id, 'grade_inputs.json'), JSON.stringify({ answer, log, changes }));
-    const llm = sandboxJudge({ runDir: dir, noise: 0, catalog: this.catalog });
+    if (!this.tasksWritten.has(task.task_id)) {
+      // A new task: a new run dir (the judge reads a run's tasks once).
+      this.tasksWritten.add(task.task_id);
+      this.judgeRun = path.join(this.judgeDir, String(this.tasksWritten.size));
+      await mkdir(this.judgeRun, { recursive: true });
+      await writeFile(path.join(this.judgeRun, 'tasks.jsonl'), `${JSON.stringify({ ...task, oracle: undefined })}\n`);
+      this.llm = sandboxJudge({ runDir: this.judgeRun, noise: 0, catalog: this.catalog });
+    }
+    const dir = path.join(this.judgeRun!, task.task_id);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'grade_inputs.json'), JSON.stringify({ answer, log, changes }));
     const prompt = `TASK: ${task.instruction}\n\nSERVER REQUESTS OF THE SESSION\n(in grade inputs)\n\nDATA CHANGES OF THE SESSION\n(in grade inputs)\n\nScreenshots of the episode follow.\n\nAGENT'S FINAL ANSWER: ${answer ?? '(none)'}\n\n`;
-    const reply = await llm.complete(prompt, { temperature: 0 });
-    await rm(dir, { recursive: true, force: true });
+    const reply = await this.llm!.complete(prompt, { temperature: 0 });
     const parsed = JSON.parse(reply.text) as { verdict: string; parts: Array<{ part: string; done: boolean; evidence: string }> };
     return { ok: parsed.verdict === 'SUCCESS', detail: parsed.parts.filter((p) => !p.done).map((p) => `${p.part}: ${p.evidence}`).join('; ').slice(0, 300) };
   }
+
 }
 
 /** The stand-in relabeler's claim of a task: its verifier's claim, and for an information task its item seen. */
