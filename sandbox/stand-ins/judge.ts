@@ -209,7 +209,12 @@ export function sandboxJudge(options: SandboxJudgeOptions = {}): LanguageModel {
       const site = task?.site ?? [...prompt.matchAll(/^[A-Z]+ (\/sites\/\S+)/gm)].map((m) => siteOfPath(m[1] ?? '')).find(Boolean);
       const shown = recorded ?? evidenceFromPrompt(prompt, site ? rowsOf(site) : undefined);
       // The state at the cut, as the verifier reads it: the site's start rows with the episode's changes applied.
-      const evidence: EpisodeEvidence = site ? { ...shown, state: replayState(startOf(site), shown.changes ?? []) } : shown;
+      // With the question, start rows and declared consequences, as every verifier grades: an answer checked as an
+      // answer (no competing candidate of the asked kind) and no change but the task's and the site's own.
+      const graded: EpisodeEvidence = { ...shown, question: instruction };
+      const evidence: EpisodeEvidence = site
+        ? { ...graded, state: replayState(startOf(site), shown.changes ?? []), start: startOf(site), consequences: catalog().site(site)?.template.consequences ?? [] }
+        : graded;
       const own = VerifierSchema.safeParse(task?.verifier);
       const verifier: Verifier | undefined = own.success && task?.verifier ? own.data : site ? (bankTask(catalog(), site, instruction)?.verifier as Verifier | undefined) : undefined;
       let parts: Array<{ part: string; done: boolean; evidence: string }>;
