@@ -53,7 +53,7 @@ function stateClaim(check: StateCheck): Claim {
 
 /**
  * The changes a hand-written verifier's task makes: for a state check that a row exists, a row created that matches
- * its `where` (whatever it held first) and updates of it changing only the fields the check names; for one that no
+ * its `where` (whatever it held first) and updates of it changing only the fields the check names, to its values; for one that no
  * row does, a delete of a matching row or an update of its `where` fields; plus the verifier's own `allow` list
  * (the changes its task makes that its checks do not show: every item of a list it fills, the cart row a purchase
  * needs). A verifier with no state checks asks for no change.
@@ -63,7 +63,8 @@ export function verifierFootprint(verifier: Verifier): FootprintEntry[] {
     const where = { ...check.where };
     const fields = [...new Set([...Object.keys(where), ...Object.keys(check.values ?? {})])];
     if (check.should_not_exist) return [{ table: check.table, op: 'delete', where }, { table: check.table, op: 'update', before: where, fields }];
-    return [{ table: check.table, op: 'create', where }, { table: check.table, op: 'update', where, fields }];
+    // An update leaves the row as asked: a write of another value (the same setting written to several values) is not the task's.
+    return [{ table: check.table, op: 'create', where }, { table: check.table, op: 'update', where: { ...where, ...check.values }, fields }];
   });
   const allow = z.array(FootprintEntrySchema).safeParse((verifier as { allow?: unknown }).allow ?? []);
   return [...entries, ...(allow.success ? allow.data : [])];

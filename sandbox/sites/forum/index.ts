@@ -31,8 +31,6 @@ export const forum: SiteTemplate = {
   },
   tasks: forumTasks,
   consequences: [
-    // The author follows a thread they start.
-    { when: { table: 'threads', op: 'create' }, allow: [{ table: 'follows', op: 'create' }] },
     // An edit stamps the post; a renamed thread renames its first post.
     { when: { table: 'posts', op: 'update' }, allow: [{ table: 'posts', op: 'update', fields: ['edited'] }] },
     { when: { table: 'threads', op: 'update' }, allow: [{ table: 'posts', op: 'update', fields: ['subject', 'edited'] }] },

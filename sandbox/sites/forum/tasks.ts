@@ -155,7 +155,8 @@ function newThreads(d: ForumData, variant: number): TaskSpec[] {
     return [{
       slug: `new-thread-${b.slug}-${k}`, kind: 'action' as const,
       instruction: `Start a new thread in ${b.name} titled "${title}", tagged "${t1}" and "${t2}", with the message "${body}"`,
-      verifier: { state: [row('threads', { title }, { board_id: b.id, tags, author_id: d.me.member_id }), row('posts', { subject: title }, { body })] },
+      // The author follows the thread they start.
+      verifier: { state: [row('threads', { title }, { board_id: b.id, tags, author_id: d.me.member_id }), row('posts', { subject: title }, { body })], allow: [{ table: 'follows', op: 'create', where: { title } }] },
       oracle: [...start, step.type('Title', title), step.type('Tags (comma-separated)', tags), step.type('Message', body),
         ...(way === 0 ? [step.button('Preview')] : []), step.button('Post thread'), step.done()],
     }];

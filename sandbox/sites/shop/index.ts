@@ -30,8 +30,6 @@ export const shop: SiteTemplate = {
   consequences: [
     // A checkout orders the whole cart: its items, the stock they take, the cart emptied.
     { when: { table: 'orders', op: 'create' }, allow: [{ table: 'order_items', op: 'create' }, { table: 'products', op: 'update', fields: ['stock'] }, { table: 'cart_items', op: 'delete' }] },
-    // Buying one product is putting it in the cart and checking out.
-    { when: { table: 'order_items', op: 'create' }, allow: [{ table: 'orders', op: 'create' }, { table: 'cart_items', op: 'create' }] },
     // A cancelled order's items go back in stock.
     { when: { table: 'orders', op: 'update' }, allow: [{ table: 'products', op: 'update', fields: ['stock'] }] },
   ],

@@ -165,7 +165,11 @@ export function shopTasks({ db, href, faker }: TaskInput): TaskSpec[] {
   }));
   act.push(mix().filter((p) => p.stock > 0 && !ordered.has(p.id) && !inCart.has(p.id)).slice(0, 25).map((p) => ({
     slug: `buy-${p.id}`, kind: 'action', instruction: `Buy one ${p.name} with standard shipping.`,
-    verifier: { state: [row('order_items', { product_id: p.id }, { quantity: 1 })], requests: [request('POST', href('/checkout'), { shipping: 'standard' })] },
+    verifier: {
+      state: [row('order_items', { product_id: p.id }, { quantity: 1 })], requests: [request('POST', href('/checkout'), { shipping: 'standard' })],
+      // Buying one product is putting it in the cart and placing one order (the site's checkout does the rest).
+      allow: [{ table: 'cart_items', op: 'create', where: { product_id: p.id } }, { table: 'orders', op: 'create', where: { shipping: 'standard' } }],
+    },
     oracle: [...openProduct(p), step.button('Add to cart'), step.link('Proceed to checkout'), step.radio(`Standard shipping (${money(4.99)})`), step.button('Place order'), step.done()],
   })));
   const phones = Array.from({ length: 4 }, () => faker.helpers.replaceSymbols('(###) 555-####')).filter((x) => x !== me.phone);
