@@ -23,6 +23,7 @@ interface Entry {
 /** The open sessions, their limit and their idle timeout. */
 export class SessionPool {
   private readonly open = new Map<string, Entry>();
+  private readonly closing = new Set<Promise<void>>();
   private readonly reaper: NodeJS.Timeout;
 
   constructor(
@@ -52,17 +53,23 @@ export class SessionPool {
   /** Closes a session (its episode in progress dropped). */
   async remove(entry: Entry, reason: string): Promise<void> {
     if (!this.open.delete(entry.session.id)) return;
-    await entry.session.close(reason).catch(() => {});
+    const closed = entry.session.close(reason).catch(() => {});
+    this.closing.add(closed);
+    await closed;
+    this.closing.delete(closed);
     this.limits.emit({ type: 'session-close', session: entry.session.id, active: this.open.size, reason });
   }
 
   /** Closes every session. */
   async closeAll(reason: string): Promise<void> {
     clearInterval(this.reaper);
-    await Promise.all([...this.open.values()].map(async (e) => {
-      e.end(reason);
-      await this.remove(e, reason);
-    }));
+    await Promise.all([
+      ...[...this.open.values()].map(async (e) => {
+        e.end(reason);
+        await this.remove(e, reason);
+      }),
+      ...this.closing, // sessions already leaving (a one-shot reset, a disconnect) still closing their pages
+    ]);
   }
 
   /** Reports an episode's end. */
