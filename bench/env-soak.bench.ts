@@ -24,6 +24,8 @@ import { descendantsPss } from './proc-cpu';
 const EPISODES = Number(process.env.ENV_SOAK_EPISODES ?? 1000);
 const SESSIONS = Number(process.env.ENV_SOAK_SESSIONS ?? 8);
 const ROW = Number(process.env.ENV_SOAK_ROW ?? 100);
+/** A time budget in minutes: no episode starts after it (a loaded machine runs what fits). Default none. */
+const BUDGET_MIN = Number(process.env.ENV_SOAK_MINUTES ?? Infinity);
 const IDLE_S = 2;
 const MAX_STEPS = 8;
 const TASKS = 64; // at most 64 tries of a task per out dir (MAX_TRIES): 64 tasks take 4,096 episodes
@@ -304,10 +306,11 @@ async function main() {
   await finish(warm, tasks[0]!, await reset(warm, tasks[0]!));
   await warm.close();
   await sleep(1500);
-  const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: await health(server.url) };
+  const idleHealth = await health(server.url); // first: its keep-alive connection is open at the end too
+  const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth };
   process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a third misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
   process.stdout.write(`idle after warm-up: RSS ${idle.rss.toFixed(0)} MiB, fds ${idle.fds} (${fdsBare} before Chromium), contexts ${idle.health.browser_contexts}\n\n`);
-  process.stdout.write('| episodes | server RSS MiB | Chromium PSS MiB | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| episodes | min | server RSS MiB | Chromium PSS MiB | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
 
   const rows: { n: number; rss: number; pss: number; sps: number }[] = [];
   let next = 1; // episode 0 was the warm-up
@@ -323,12 +326,12 @@ async function main() {
       const h = await health(server.url);
       const row = { n, rss: serverRssMiB(pid), pss: descendantsPss(pid, { name: /chrom|headless/ }) / 2 ** 20, sps };
       rows.push(row);
-      process.stdout.write(`| ${n} | ${row.rss.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
+      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
     });
   };
   const worker = async () => {
     let c = await openConn(server.url);
-    while (next <= EPISODES) {
+    while (next <= EPISODES && (performance.now() - t0) / 60_000 < BUDGET_MIN) {
       const k = next++;
       try {
         c = await episode(server.url, c, k, tasks);
@@ -344,7 +347,8 @@ async function main() {
   await Promise.all(Array.from({ length: SESSIONS }, worker));
   await sampling;
   await sleep(3000);
-  const end = { fds: fds(pid), rss: serverRssMiB(pid), health: await health(server.url) };
+  const endHealth = await health(server.url);
+  const end = { fds: fds(pid), rss: serverRssMiB(pid), health: endHealth };
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
   const rec = await recorded(out);
@@ -359,7 +363,7 @@ async function main() {
   const last = rows[rows.length - 1];
   const within = (a: number, b: number) => Math.abs(a / b - 1) <= 0.1;
   const check = (ok: boolean, what: string) => process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${what}\n`);
-  process.stdout.write(`\n${EPISODES} episodes + 1 warm-up in ${minutes.toFixed(1)} min: ${stats.finished} finished, ${stats.dropped} dropped on purpose, ${stats.steps} steps, ${stats.errorsExpected} error replies expected and got, ${stats.refused} reconnects refused at capacity (a dropped session not yet closed)\n`);
+  process.stdout.write(`\n${done} episodes (of ${EPISODES}) + 1 warm-up in ${minutes.toFixed(1)} min: ${stats.finished} finished, ${stats.dropped} dropped on purpose, ${stats.steps} steps, ${stats.errorsExpected} error replies expected and got, ${stats.refused} reconnects refused at capacity (a dropped session not yet closed)\n`);
   check(stats.unexpected.length === 0, `no unexpected reply or failure (${stats.unexpected.length}${stats.unexpected.length ? `: ${stats.unexpected.slice(0, 5).join('; ')}` : ''})`);
   check(once === clientFinished && extra === 0 && twice === 0, `every finished episode recorded exactly once: ${clientFinished} finished by the client, ${rec.ids.size} episode.json with an env mark, ${once} of them once, ${extra} not finished by the client, ${twice} twice; the server reported ${server.log.ended} episode ends; results.jsonl rows ${rec.results}`);
   check(rec.incomplete === 0 && rec.staged === 0, `no half-written episode counted: ${rec.incomplete} counted episode dirs incomplete, ${rec.staged} entries left in _work/`);
