@@ -55,6 +55,7 @@ class Conn {
   private inbox: (Msg | null)[] = [];
   private waiter: ((m: Msg | null) => void) | null = null;
   closed = false;
+  // Listening before the socket opens: a refusal at capacity comes in the same packet as the upgrade's answer.
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (raw) => this.deliver(JSON.parse(String(raw)) as Msg));
     ws.on('close', () => {
@@ -64,12 +65,12 @@ class Conn {
     ws.on('error', () => {});
   }
   static async open(url: string): Promise<Conn> {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
+    const conn = new Conn(new WebSocket(`${url.replace(/^http/, 'ws')}/ws`));
     await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
+      conn.ws.once('open', () => resolve());
+      conn.ws.once('error', reject);
     });
-    return new Conn(ws);
+    return conn;
   }
   private deliver(m: Msg | null) {
     if (this.waiter) {
@@ -346,7 +347,8 @@ async function main() {
   };
   await Promise.all(Array.from({ length: SESSIONS }, worker));
   await sampling;
-  await sleep(3000);
+  // Keep-alive connections (the evidence client's to the sandbox, in the same process) close within seconds.
+  for (let i = 0; i < 30 && fds(pid) > idle.fds; i++) await sleep(500);
   const endHealth = await health(server.url);
   const end = { fds: fds(pid), rss: serverRssMiB(pid), health: endHealth };
   server.child.kill('SIGTERM');
