@@ -3,6 +3,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserHost, connectEnv, EnvServerError, nodeStore, readEpisodeReward, readPassAtK, runAttempt, runExport, runJudge, runRows, serveEnv, type BrowserHost, type EnvServer } from 'miniweb-taskgen';
 import { oraclePolicy, sandboxEvidence, sandboxJudge, startSandbox, type SandboxServer, type SandboxTask } from 'miniweb-taskgen/sandbox';
@@ -148,7 +149,7 @@ describe('sessions and faults', () => {
       const c = await connectEnv(small.url, { token: 'secret-token-1' });
       await new Promise((r) => setTimeout(r, 1500));
       await expect(c.state()).rejects.toSatisfy((e: unknown) => e instanceof EnvServerError && e.code === 'SESSION_ERROR' && /idle/.test(e.message));
-      expect(await (await fetch(`${small.url}/health`)).json()).toEqual({ status: 'healthy' });
+      expect(await (await fetch(`${small.url}/health`)).json()).toEqual({ status: 'healthy', sessions: 0, browser_contexts: 0, browser_pages: 0 });
       expect((await fetch(`${small.url}/schema`)).status).toBe(401);
       const auth = { authorization: 'Bearer secret-token-1' };
       expect(Object.keys((await (await fetch(`${small.url}/schema`, { headers: auth })).json()) as Obj)).toEqual(['action', 'observation', 'state']);
@@ -162,6 +163,32 @@ describe('sessions and faults', () => {
       await small.close();
     }
   });
+
+  it('episodes finished, reset mid-way and dropped mid-step leave nothing open: no session, context or page, no listener on the browser', async () => {
+    const browser = (await host.browser()) as unknown as { listenerCount(event: string): number };
+    const listeners = browser.listenerCount('disconnected');
+    const health = async () => (await (await fetch(`${server.url}/health`)).json()) as Obj;
+    const a = await connectEnv(server.url);
+    let r = await a.reset({ task_id: info.task_id });
+    expect(await health()).toMatchObject({ sessions: 1, browser_contexts: 1, browser_pages: 1 });
+    await a.step({ action: { scroll: { direction: 'down' } } });
+    r = await a.reset({ task_id: info.task_id }); // the first episode dropped
+    for (const step of info.oracle) r = await a.step({ action: resolve(step, r.observation.elements) });
+    expect(r).toMatchObject({ done: true, reward: 1 });
+    await a.close();
+    const b = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`);
+    const replies: unknown[] = [];
+    b.on('message', (m) => replies.push(JSON.parse(String(m))));
+    await new Promise((res) => b.once('open', res));
+    b.send(JSON.stringify({ type: 'reset', data: { task_id: info.task_id } }));
+    while (replies.length === 0) await new Promise((res) => setTimeout(res, 50));
+    b.send(JSON.stringify({ type: 'step', data: { action: { scroll: { direction: 'down' } } } }));
+    b.terminate(); // mid-step
+    // A session leaves the count at once and closes its context after: wait (at most 10 s) for both.
+    for (let i = 0; i < 100 && Object.values(await health()).some((v) => v !== 0 && v !== 'healthy'); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(await health()).toEqual({ status: 'healthy', sessions: 0, browser_contexts: 0, browser_pages: 0 });
+    expect(browser.listenerCount('disconnected')).toBe(listeners);
+  }, 300_000);
 
   it('a task no verifier grades gets reward null, or with a judge its verdict, the record written as taskgen judge writes it', async () => {
     const bare = { ...info, task_id: 'nv-info', verifier: null };

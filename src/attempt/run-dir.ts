@@ -255,7 +255,7 @@ export async function writeResults(
   store: FileStore,
   out: string,
   order: readonly string[],
-  finished: ReadonlyMap<string, FinishedEpisode>,
+  finished: ReadonlyMap<string, { readonly ok: boolean | undefined }>,
   onKept: (message: string) => void = () => {},
 ): Promise<number> {
   const results = new Map<string, boolean>();

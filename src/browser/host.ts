@@ -212,7 +212,11 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
       watch.blocked(request.url(), navigation && request.frame() === page.mainFrame());
       return route.abort('blockedbyclient').catch(() => {});
     });
-    browser.once('disconnected', () => watch.markGone('the browser died'));
+    // The browser outlives the episode: its listener goes with the context, or every episode would leave one
+    // behind, holding its page (a long-lived server ran thousands).
+    const gone = () => watch.markGone('the browser died');
+    browser.once('disconnected', gone);
+    context.once('close', () => browser.off('disconnected', gone));
     const requests = options.onRequest ? requestReporter(context, origin, options.onRequest) : null;
     return {
       context,

@@ -8,7 +8,7 @@ import type { FileStore } from '../files/types';
 import type { Task } from '../core/schemas';
 import { MAX_TRIES, tryRunDir } from '../files/layout';
 import { EpisodeClaims, type HeldClaim } from '../attempt/claims';
-import { mergeTasksFile, readFinished, scanRun, syncResults } from '../attempt/run-dir';
+import { mergeTasksFile, readFinished, scanRun, writeResults } from '../attempt/run-dir';
 import { claimSetup, type StageSetup } from '../files/setup';
 
 /** A claimed try of a task: record into `claim.staging`, then commit. */
@@ -47,6 +47,8 @@ export class EpisodeSlots {
   /** Per run dir: the results sync running or last run, and the one waiting to start. */
   private readonly syncs = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
+  /** Per run dir: the verifier's `ok` of each finished episode seen (the episode stays on disk; only this is kept). */
+  private readonly oks = new Map<string, Map<string, { readonly ok: boolean | undefined }>>();
 
   constructor(private readonly options: EpisodeSlotsOptions) {}
 
@@ -90,12 +92,24 @@ export class EpisodeSlots {
     return next;
   }
 
+  // The first sync of a run dir reads every episode in it (moving torn ones aside); later ones read only the
+  // episodes finished since (one listing): re-reading them all made each episode's end cost grow with the run.
   private async writeResults(run: string): Promise<void> {
     const { store, onWarning } = this.options;
     const tasks = await mergeTasksFile(store, run, [], onWarning);
     const order = tasks.map((t) => t.task_id);
-    const finished = await scanRun(store, run, order, { onWarning });
-    if (tasks.some((t) => t.verifier) || [...finished.values()].some((f) => f.ok !== undefined)) await syncResults(store, run, order, finished, onWarning);
+    let oks = this.oks.get(run);
+    if (!oks) {
+      oks = new Map([...(await scanRun(store, run, order, { onWarning }))].map(([id, f]) => [id, { ok: f.ok }]));
+      this.oks.set(run, oks);
+    }
+    const graded = tasks.some((t) => t.verifier);
+    await addFinished(store, run, order, oks);
+    // Written, then looked at again: episodes another writer finished meanwhile get in before we stop.
+    while (graded || [...oks.values()].some((f) => f.ok !== undefined)) {
+      await writeResults(store, run, order, oks, onWarning);
+      if ((await addFinished(store, run, order, oks)) === 0) return;
+    }
   }
 
   // The task into the try's tasks.jsonl. Sessions resetting together share one merge (one read and rewrite, not
@@ -148,4 +162,18 @@ export class EpisodeSlots {
     }
     return digest;
   }
+}
+
+// Adds the episodes of `order` finished since `oks` was read (one listing, then only their files); returns how many.
+async function addFinished(store: FileStore, run: string, order: readonly string[], oks: Map<string, { readonly ok: boolean | undefined }>): Promise<number> {
+  const present = new Set((await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name));
+  let added = 0;
+  for (const id of order) {
+    if (oks.has(id) || !present.has(id)) continue;
+    const finished = await readFinished(store, run, id);
+    if (!finished) continue;
+    oks.set(id, { ok: finished.ok });
+    added++;
+  }
+  return added;
 }

@@ -19,6 +19,8 @@ export interface RouteContext {
   readonly authorized: boolean;
   readonly judge: boolean;
   readonly maxSteps: number;
+  /** The server's browser contexts and pages open now (a shared browser's: all its users'). */
+  readonly browserOpen: () => { readonly contexts: number; readonly pages: number };
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -28,7 +30,11 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
   const url = new URL(req.url ?? '/', 'http://x');
   const route = `${req.method ?? 'GET'} ${url.pathname}`;
   // Shutting down: 503 takes the server out of a load balancer's (and Kubernetes' readiness) rotation.
-  if (route === 'GET /health') return ctx.pool.closing === null ? json(res, 200, { status: 'healthy' }) : json(res, 503, { status: 'unhealthy', detail: 'shutting down' });
+  if (route === 'GET /health') {
+    if (ctx.pool.closing !== null) return json(res, 503, { status: 'unhealthy', detail: 'shutting down' });
+    const open = ctx.browserOpen();
+    return json(res, 200, { status: 'healthy', sessions: ctx.pool.active, browser_contexts: open.contexts, browser_pages: open.pages });
+  }
   if (!ctx.authorized) return json(res, 401, { detail: 'this server needs Authorization: Bearer <token>' });
   switch (route) {
     case 'GET /metadata':

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { WebSocketServer } from 'ws';
+import type { Browser } from 'playwright-core';
 import { z } from 'zod';
 import type { Task } from '../core/schemas';
 import { TaskSchema } from '../core/schemas';
@@ -162,7 +163,20 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   const episodeTimeoutMs = options.episodeTimeoutMs ?? 1_800_000;
   const policyName = 'env';
   const owned = !isBrowserHost(options.browser);
-  const host = isBrowserHost(options.browser) ? options.browser : browserHost({ closeOnSignals: false, ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+  const shared = isBrowserHost(options.browser) ? options.browser : browserHost({ closeOnSignals: false, ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+  // The browser last handed out, so /health can count its open contexts and pages without launching one.
+  let lastBrowser: Browser | null = null;
+  const host: BrowserHost = {
+    browser: async () => (lastBrowser = await shared.browser()),
+    get launches() {
+      return shared.launches;
+    },
+    close: () => shared.close(),
+  };
+  const browserOpen = () => {
+    const contexts = lastBrowser?.isConnected() ? lastBrowser.contexts() : [];
+    return { contexts: contexts.length, pages: contexts.reduce((n, c) => n + c.pages().length, 0) };
+  };
   const setup = attemptSetup({ policy: { name: policyName, decide: () => Promise.reject(new Error('unused')) }, maxSteps, baseUrl: options.baseUrl, sitePrefix: options.sitePrefix });
   const ctx: SessionContext = {
     tasks,
@@ -185,7 +199,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   const pool = new SessionPool(ctx, { maxSessions: options.maxSessions ?? 8, idleTimeoutMs: options.idleTimeoutMs ?? 300_000, emit });
   const authorized = (req: IncomingMessage) => options.token === undefined || bearerMatches(req.headers.authorization, options.token);
   const http: Server = createServer((req, res) => {
-    void handleHttp(req, res, { pool, tasks, authorized: authorized(req), judge: options.judge !== undefined, maxSteps }).catch((error: unknown) => {
+    void handleHttp(req, res, { pool, tasks, authorized: authorized(req), judge: options.judge !== undefined, maxSteps, browserOpen }).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ detail: error instanceof Error ? error.message : String(error) }));
     });
