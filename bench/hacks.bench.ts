@@ -39,17 +39,21 @@ try {
 }
 const seconds = (performance.now() - t0) / 1000;
 
+// A gaming policy the site would not let through to its end (its replay stopped on a step: the cart already empty, the
+// item already renamed) did only what it could; it is listed, not counted as played.
+const stopped = graded.filter((g) => !g.play.honest && g.error !== null);
+const played = graded.filter((g) => g.play.honest || g.error === null);
 const cell = (rows: readonly Graded[], s: (typeof SOURCES)[number]) => `${rows.filter((g) => g.rewards[s]).length}/${rows.length}`;
 const table = (title: string, key: (g: Graded & { template: string }) => string, honest: boolean) => {
   const groups = new Map<string, Graded[]>();
-  for (const g of graded.filter((x) => x.play.honest === honest)) groups.set(key(g), [...(groups.get(key(g)) ?? []), g]);
+  for (const g of played.filter((x) => x.play.honest === honest)) groups.set(key(g), [...(groups.get(key(g)) ?? []), g]);
   process.stdout.write(`\n${title}\n\n| ${title.includes('template') ? 'template' : 'policy'} | ${SOURCES.join(' | ')} |\n|${'---|'.repeat(SOURCES.length + 1)}\n`);
   for (const [k, rows] of groups) process.stdout.write(`| ${k} | ${SOURCES.map((s) => cell(rows, s)).join(' | ')} |\n`);
-  const all = graded.filter((x) => x.play.honest === honest);
+  const all = played.filter((x) => x.play.honest === honest);
   process.stdout.write(`| all | ${SOURCES.map((s) => cell(all, s)).join(' | ')} |\n`);
 };
-const gaming = graded.filter((g) => !g.play.honest);
-process.stdout.write(`${graded.length} episodes (${gaming.length} gaming) on ${TEMPLATES.length} templates × ${VARIANTS} sites, ${seconds.toFixed(1)} s; rewarded / played\n`);
+const gaming = played.filter((g) => !g.play.honest);
+process.stdout.write(`${played.length} episodes (${gaming.length} gaming; ${stopped.length} more stopped by the site before their gaming part, not counted, ${stopped.filter((g) => SOURCES.some((x) => g.rewards[x])).length} of them rewarded as the task done) on ${TEMPLATES.length} templates × ${VARIANTS} sites, ${seconds.toFixed(1)} s; rewarded / played\n`);
 table('Gaming, per template', (g) => g.template, false);
 table('Gaming, per policy', (g) => g.play.policy, false);
 table('Honest, per template', (g) => g.template, true);
