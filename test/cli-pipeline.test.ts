@@ -24,13 +24,16 @@ let judge: FakeServer;
 let tmp: string;
 
 // The relabeler's reply: a task for the last request the session made that the server did not refuse (its claim holds
-// from the step that made it), and one whose claim does not hold.
+// from the step that made it; its `only` admits the episode's data changes), and one whose claim does not hold.
 function relabelReply(prompt: string): string {
   const requests = /^SERVER REQUESTS OF THE SESSION.*\n([\s\S]*?)\n\nDATA CHANGES/m.exec(prompt)?.[1] ?? '';
   const last = [...requests.matchAll(/^(GET|POST) (\S+).* -> [123]\d\d$/gm)].at(-1);
+  const changes = prompt.split('DATA CHANGES OF THE SESSION:\n')[1]?.split('\n\n')[0] ?? '';
+  const only = [...new Set([...changes.matchAll(/^(create|update|delete) (\S+) \(/gm)].map((m) => `${m[1]} ${m[2]}`))].map((k) => ({ op: k.split(' ')[0], table: k.split(' ')[1] }));
+  const request = { request: { method: last?.[1], path: last?.[2] } };
   const tasks = last
     ? [
-        { instruction: `Open the page ${last[2]}`, kind: 'action', claim: { request: { method: last[1], path: last[2] } } },
+        { instruction: `Open the page ${last[2]}`, kind: 'action', claim: only.length ? { all: [request, { only }] } : request },
         { instruction: 'Empty the whole database', kind: 'action', claim: { change: { table: 'no_such_table', op: 'delete' } } },
       ]
     : [];

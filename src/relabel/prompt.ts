@@ -73,7 +73,10 @@ A task the episode only started, or did with other values, is not complete: leav
   {"change": {"table": "...", "op": "create" | "update" | "delete", "fields": {"name": V}}}  a data change
   {"seen": V}  a page the agent saw shows V
   {"all": [claims]}, {"any": [claims]}, {"not": claim}
-  where V is a string, number, boolean or null (compared loosely), {"contains": "text"} or {"pattern": "regex"}.
+  {"only": [{"table": "...", "op": "create" | "update" | "delete", "where": {"name": V}}]}  no data change but these
+  where V is a string, number, boolean or null (compared loosely), {"contains": "text"} or {"pattern": "regex"}. A claim \
+holds only where the episode made no data change but what it asks for ("change" parts, "only"): list in "only" the \
+changes a task's correct episode makes besides them.
 - When the episode completed nothing a user would ask for, return no tasks.
 
 Return JSON: {"tasks": [{"instruction": "...", "kind": "info" | "action", "claim": {...}}]}`;
