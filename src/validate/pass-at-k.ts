@@ -12,7 +12,7 @@ import { pyTruthy } from '../core/py/repr';
 import { compareCodePoints } from '../core/py/text';
 import { EpisodeSchema, JudgeRecordSchema, ResultLineSchema, TaskSchema } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { EPISODE_FILES, judgeDirOf, judgeRecordFile, RESULTS_FILES, runFile, verifiersFileOf } from '../files/layout';
+import { EPISODE_FILES, episodeFile, judgeDirOf, judgeRecordFile, RESULTS_FILES, runFile, verifiersFileOf } from '../files/layout';
 import { readEpisodeReward } from '../attempt/reward';
 import { writtenFor } from '../claims/grade';
 import { readWrittenVerifiers } from '../verifiers/file';
@@ -163,7 +163,9 @@ export async function readPassAtK(options: ReadPassAtKOptions): Promise<PassAtKR
       if (!episode) continue;
       const verdict = await currentVerdict(store, judgeDir, task.task_id, dir);
       // The one reward (decideReward) on the episode's evidence; a verifier it cannot check leaves the recorded result.
-      const reward = await readEpisodeReward(store, dir, { task, written: written.get(task.task_id) ?? null, judge: verdict });
+      // An episode without its evidence (a seed-made run's) keeps the recorded result.
+      const checkable = (task.verifier || written.has(task.task_id)) && (await store.exists(episodeFile(dir, 'gradeInputs')));
+      const reward = checkable ? await readEpisodeReward(store, dir, { task, written: written.get(task.task_id) ?? null, judge: verdict }) : { source: 'none' as const, reward: null };
       const recorded = results.get(task.task_id);
       const verified = reward.source === 'verifier' || reward.source === 'written-verifier';
       const success = verified ? reward.reward === 1 : (recorded ?? verdict);
