@@ -339,7 +339,7 @@ describe('report data', () => {
 
   it('computes the figures with Wilson intervals when there is no _validate.json', async () => {
     const pair = (id: string, site: string, verifier: boolean, verdict: 'success' | 'fail') =>
-      ({ id, site, kind: 'info', instruction: '', verdict, verifier, disagree: false, outcome: null, steps: null, shots: 0 });
+      ({ id, key: id, try: 1, site, kind: 'info', instruction: '', verdict, verifier, verifierSource: 'verifier' as const, disagree: false, outcome: null, steps: null, shots: 0 });
     const summaries = [
       ...Array.from({ length: 8 }, (_, i) => pair(`p${i}`, 'a', true, 'success')),
       ...Array.from({ length: 2 }, (_, i) => pair(`f${i}`, 'b', false, 'success')),

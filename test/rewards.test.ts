@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideReward } from '../src/attempt/reward';
-import { checkClaim, memoryStore, readEpisodeReward, readPassAtK, verifyEpisode, type Claim, type Consequence, type Task } from '../src/index';
+import { readRunLabels } from '../src/rows/labels';
+import { checkClaim, memoryStore, readEpisodeReward, readPassAtK, runReport, verifyEpisode, type Claim, type Consequence, type Task } from '../src/index';
 
 const ask = (answer: string, check: Parameters<typeof verifyEpisode>[0]['answer'], question: string, start?: Record<string, Array<Record<string, unknown>>>) =>
   verifyEpisode({ answer: check }, { answer, question, start: start ?? null }).then((r) => r.ok);
@@ -93,6 +94,7 @@ describe('one reward', () => {
     const claim: Claim = { change: { table: 'messages', op: 'update', fields: { id: 1, starred: 1 } } };
     const files: Record<string, string> = {
       'work/run/tasks.jsonl': `${JSON.stringify(written)}\n`,
+      'work/run/_tries/2/tasks.jsonl': `${JSON.stringify(written)}\n`,
       'work/tasks.jsonl': `${JSON.stringify(written)}\n`,
       'work/verifiers.jsonl': `${JSON.stringify({ task_id: 'w1', site: 'mail-01', instruction: written.instruction, task_kind: 'action', claim, model: 'm', written_from: { run: 'work/run', episode_id: 'x', model: 'm', provider: 'p' }, written_at: '2026-12-06T00:00:00Z' })}\n`,
     };
@@ -110,5 +112,21 @@ describe('one reward', () => {
     const again = await readEpisodeReward(store, 'work/run/_tries/2/w1', { task: written, written: claim, judge: true });
     expect([again.reward, again.source]).toEqual([0, 'written-verifier']);
     expect(await decideReward({ task: task('j1'), evidence: { steps: 0, answer: null, log: [], changes: [], seen: [] }, judge: null })).toMatchObject({ reward: null, source: 'none' });
+
+    // The run report lists both tries, each with the written verifier's reward, its source named.
+    files['work/run/results.jsonl'] = `${JSON.stringify({ task_id: 'w1', ok: true })}\n`; // recorded before the rule: not the reward
+    files['work/run/_tries/2/results.jsonl'] = `${JSON.stringify({ task_id: 'w1', ok: true })}\n`;
+    files['work/run/_tries/2/w1/screenshots/step_1.png'] = 'png';
+    const store2 = memoryStore(files);
+    await runReport({ run: 'work/run', out: 'work/report', store: store2, tasksFile: 'work/tasks.jsonl' });
+    const page = await store2.readText('work/report/index.html');
+    const stat = (id: string) => new RegExp(`id="stat-${id}">([^<]*)<`).exec(page)?.[1];
+    expect([stat('episodes'), stat('tries'), stat('verified'), stat('passes'), stat('written-verified'), stat('disagreements')]).toEqual(['2', '2', '2', '1', '2', '1']);
+    const second = await store2.readText('work/report/episodes/w1@2.js');
+    expect(second).toContain("written verifier (verifiers.jsonl), checked on the episode's evidence");
+    expect(second).toContain('"href":"_tries/2/w1/screenshots/step_1.png"');
+    // The label sources: the written verifier on each try's own evidence, not the results file's line.
+    const labels = await Promise.all(['work/run', 'work/run/_tries/2'].map((run) => readRunLabels({ store: store2, run, tasksFile: 'work/tasks.jsonl' })));
+    expect(labels.map((l) => l.written.get('w1'))).toEqual([true, false]);
   });
 });

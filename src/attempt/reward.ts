@@ -6,14 +6,16 @@
  * the same episode read from its dir gets the reward it got when it was recorded.
  * @module
  */
-import { readJsonFileIfExists } from '../core/io';
-import { EpisodeSchema, GradeInputsSchema, VerifierSchema, type Task } from '../core/schemas';
+import path from 'node:path';
+import { readJsonFileIfExists, readJsonl } from '../core/io';
+import { pyTruthy } from '../core/py/repr';
+import { EpisodeSchema, GradeInputsSchema, ResultLineSchema, VerifierSchema, type Task } from '../core/schemas';
 import { InputError } from '../core/errors';
 import { claimVerdict, type FinalEvidence } from '../claims/grade';
 import type { Claim } from '../claims/schema';
 import { StartRowsSchema } from '../claims/start-rows';
 import { replayState } from '../claims/state';
-import { episodeFile } from '../files/layout';
+import { episodeFile, RESULTS_FILES } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { verifyEpisode, type CheckResult, type EpisodeEvidence } from './verify';
 
@@ -94,4 +96,48 @@ export async function readEpisodeReward(store: FileStore, episodeDir: string, in
     consequences: startFile?.consequences ?? [],
   };
   return decideReward({ ...input, evidence });
+}
+
+/** Where an episode's outcome came from: a reward source that decided it, never `none`. */
+export type OutcomeSource = Exclude<RewardSource, 'none'>;
+
+/** An episode's success as every reader of a run counts it ({@link episodeOutcome}). */
+export interface EpisodeOutcome {
+  /** Whether it succeeded; `null` when nothing decides it. */
+  readonly success: boolean | null;
+  /** What decided it; `null` with `success`. */
+  readonly source: OutcomeSource | null;
+  /** `evidence`: decided now on the episode's evidence; `recorded`: the run's results file; `null` otherwise (the judge, or nothing). */
+  readonly from: 'evidence' | 'recorded' | null;
+}
+
+/**
+ * An episode's outcome as pass@k, the run report and the label sources count it: {@link readEpisodeReward} where a
+ * verifier (hand-written or written) can check the episode's evidence; else the result the run recorded for it (a
+ * seed-made run, whose episodes have no `grade_inputs.json`), named after the verifier the task has; else the judge.
+ */
+export async function episodeOutcome(
+  store: FileStore,
+  episodeDir: string,
+  input: { readonly task: Task; readonly written?: Claim | null; readonly verdict: boolean | null; readonly recorded?: boolean },
+): Promise<EpisodeOutcome> {
+  const { task, verdict, recorded } = input;
+  const written = input.written ?? null;
+  if ((task.verifier || written) && (await store.exists(episodeFile(episodeDir, 'gradeInputs')))) {
+    const reward = await readEpisodeReward(store, episodeDir, { task, written, judge: verdict });
+    if (reward.source === 'verifier' || reward.source === 'written-verifier') return { success: reward.reward === 1, source: reward.source, from: 'evidence' };
+  }
+  if (recorded !== undefined) return { success: recorded, source: !task.verifier && written ? 'written-verifier' : 'verifier', from: 'recorded' };
+  return { success: verdict, source: verdict === null ? null : 'judge', from: null };
+}
+
+/** `{task_id: ok}` of a run dir's results file (`results_regraded.jsonl` wins, as in the seed), ok as Python's truth; a later line wins. */
+export async function recordedResults(store: FileStore, runDir: string): Promise<Map<string, boolean>> {
+  for (const name of RESULTS_FILES) {
+    const file = path.posix.join(runDir, name);
+    if (!(await store.exists(file))) continue;
+    const lines = await readJsonl(store, file, ResultLineSchema);
+    return new Map(lines.map((l) => [l.task_id, pyTruthy(l.ok)]));
+  }
+  return new Map();
 }

@@ -1,4 +1,4 @@
-/** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR]`: a static HTML report of a run. @module */
+/** `taskgen report RUN [--out DIR] [--rows DIR] [--judge DIR] [--tasks FILE]`: a static HTML report of a run. @module */
 import type { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { runReport, type ReportEvent } from '../report';
@@ -13,6 +13,7 @@ interface ReportFlags {
   out?: string;
   rows?: string;
   judge?: string;
+  tasks?: string;
   progress: boolean;
 }
 
@@ -24,6 +25,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'where to write the report (default <run>_report)')
     .option('--rows <dir>', "a rows dir whose _report.json to show")
     .option('--judge <dir>', 'the judge records (default <run>_judge)')
+    .option('--tasks <file>', "the tasks file the run was made from: its verifiers.jsonl checks tasks without a hand-written verifier (default <run>/tasks.jsonl)")
     .action(async (run: string, flags: ReportFlags) => {
       let issues = 0;
       const print = reportPrinter({ progress: flags.progress });
@@ -32,6 +34,7 @@ export function register(program: Command): void {
         out: flags.out,
         rows: flags.rows,
         judgeDir: flags.judge,
+        tasksFile: flags.tasks,
         onEvent: (event) => {
           if (event.type === 'done') issues = event.issues;
           print(event);

@@ -229,6 +229,7 @@ export async function reportStage(ctx: StageContext): Promise<ReportStageSummary
         run,
         out: path.posix.dirname(which === 'run' ? layout.runReport : layout.humanReport),
         ...(rows ? { rows } : {}),
+        tasksFile: layout.tasks,
         usage: ctx.meter.summary(),
         store,
         onEvent: (event) => ctx.emit({ type: 'report', run: which, event }),

@@ -51,7 +51,7 @@ export const CLIENT_SCRIPT = String.raw`
     if (f.site && ep.site !== f.site) return false;
     if (f.verdict && ep.verdict !== f.verdict) return false;
     if (f.disagree && !ep.disagree) return false;
-    if (f.q && (ep.id + '\n' + ep.instruction).toLowerCase().indexOf(f.q) < 0) return false;
+    if (f.q && (ep.key + '\n' + ep.instruction).toLowerCase().indexOf(f.q) < 0) return false;
     return true;
   }
 
@@ -81,16 +81,16 @@ export const CLIENT_SCRIPT = String.raw`
 
   function row(ep) {
     var d = el('details', 'ep');
-    d.dataset.id = ep.id;
+    d.dataset.id = ep.key;
     var s = add(el('summary'),
       badge('v-' + ep.verdict, 'judge: ' + VERDICT[ep.verdict]),
-      ep.verifier === null ? null : badge(ep.verifier ? 'ok' : 'bad', 'verifier: ' + (ep.verifier ? 'pass' : 'fail')),
+      ep.verifier === null ? null : badge(ep.verifier ? 'ok' : 'bad', verifierName(ep.verifierSource) + ': ' + (ep.verifier ? 'pass' : 'fail')),
       ep.disagree ? badge('disagree', 'disagreement') : null,
       el('span', 'mono muted', ep.site + ' \u00b7 ' + ep.kind),
       el('span', 'ins', ep.instruction || '(no instruction)'),
-      el('code', 'muted', ep.id));
+      el('code', 'muted', ep.try > 1 ? ep.id + ' \u00b7 try ' + ep.try : ep.id));
     d.appendChild(s);
-    d.addEventListener('toggle', function () { if (d.open && !d.dataset.state) load(d, ep.id); });
+    d.addEventListener('toggle', function () { if (d.open && !d.dataset.state) load(d, ep.key); });
     return d;
   }
 
@@ -113,10 +113,12 @@ export const CLIENT_SCRIPT = String.raw`
     document.head.appendChild(s);
   }
 
+  function verifierName(source) { return source === 'written-verifier' ? 'written verifier' : 'verifier'; }
+
   window.${EPISODE_CALLBACK} = function (detail) {
-    cache[detail.id] = detail;
-    (waiting[detail.id] || []).forEach(function (d) { show(d, d.querySelector('.ep-body'), detail); });
-    delete waiting[detail.id];
+    cache[detail.key] = detail;
+    (waiting[detail.key] || []).forEach(function (d) { show(d, d.querySelector('.ep-body'), detail); });
+    delete waiting[detail.key];
   };
 
   function show(d, body, detail) {
@@ -149,7 +151,7 @@ export const CLIENT_SCRIPT = String.raw`
   function fill(body, d) {
     var task = d.task || {};
     heading(body, 'Task');
-    add(body, kv([['instruction', task.instruction], ['site', task.site], ['kind', task.kind], ['task id', d.id],
+    add(body, kv([['instruction', task.instruction], ['site', task.site], ['kind', task.kind], ['task id', d.id], ['try', d.try > 1 ? String(d.try) : ''],
       ['start path', task.startPath]]));
     if (d.episode) add(body, kv([['outcome', d.episode.outcome], ['steps', d.episode.steps], ['error', d.episode.error],
       ['agent model', d.episode.model]]));
@@ -158,7 +160,7 @@ export const CLIENT_SCRIPT = String.raw`
     var v = el('p');
     if (d.judge) add(v, badge('v-' + d.judge.verdict, 'judge: ' + VERDICT[d.judge.verdict]), el('span', 'muted', ' ' + d.judge.model + ' '));
     else add(v, badge('v-none', 'not judged'), document.createTextNode(' '));
-    if (d.verifier) add(v, badge(d.verifier.ok ? 'ok' : 'bad', 'verifier: ' + (d.verifier.ok ? 'pass' : 'fail')), el('span', 'muted', ' ' + d.verifier.file));
+    if (d.verifier) add(v, badge(d.verifier.ok ? 'ok' : 'bad', 'verifier: ' + (d.verifier.ok ? 'pass' : 'fail')), el('span', 'muted', ' ' + d.verifier.by));
     else add(v, el('span', 'muted', 'no verifier result'));
     body.appendChild(v);
 
@@ -226,10 +228,10 @@ export const CLIENT_SCRIPT = String.raw`
   form.addEventListener('input', apply);
   more.addEventListener('click', showMore);
   apply();
-  // '#<task_id>' (the judge lab's links): that episode alone, opened
+  // '#<task_id>' (the judge lab's links), '#<task_id>@<try>': that episode alone, opened
   function openHash() {
     var id = decodeURIComponent(location.hash.slice(1));
-    if (!id || !episodes.some(function (ep) { return ep.id === id; })) return;
+    if (!id || !episodes.some(function (ep) { return ep.key === id; })) return;
     form.elements.q.value = id;
     apply();
     var d = Array.prototype.find.call(list.children, function (n) { return n.dataset.id === id; });

@@ -15,11 +15,17 @@ import { issueOf, type ReportRunData } from './gather-run';
 import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
 import { EPISODE_FILES } from '../files/layout';
 import { judgedSetupOf } from '../files/episode-id';
+import { episodeOutcome, type EpisodeOutcome } from '../attempt/reward';
+import type { Claim } from '../claims/schema';
 
 /** Options of {@link readReportEpisode}. */
 export interface ReadReportEpisodeOptions {
   /** Where the run is read from. */
   readonly store: FileStore;
+  /** The try the run dir holds (1-based) and its dir relative to the report's run dir (`''`, `_tries/2`). Default try 1. */
+  readonly try?: { readonly n: number; readonly href: string };
+  /** The run's written verifiers by task id (`writtenFor`), for tasks without a hand-written one. */
+  readonly written?: ReadonlyMap<string, Claim>;
   /** Called for each file of the episode that could not be read. */
   readonly onIssue?: (issue: ReportIssue) => void;
 }
@@ -85,7 +91,7 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
     }
     // A screenshots dir that is a link is named above and not listed (listing it would follow it).
     const shotsLinked = listing.some((e) => e.isSymbolicLink && e.name === EPISODE_FILES.screenshots);
-    shots = await screenshots(store, shotsLinked ? null : dir, id, entries.has(EPISODE_FILES.final), linked);
+    shots = await screenshots(store, shotsLinked ? null : dir, id, options.try?.href ?? '', entries.has(EPISODE_FILES.final), linked);
     if (shots.length === 0) notes.push('no screenshots');
   } else {
     notes.push('no episode dir in the run');
@@ -96,19 +102,25 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
   const kind = task?.task_kind ?? '?';
   const record = data.judge.get(id);
   const judge = record ? judgeView(record) : null;
-  const ok = data.results.get(id);
-  const verifier = ok === undefined ? null : ok;
+  const outcome = task ? await verifierOutcome(data, id, task, options, (issue) => report(issue, 'the verifier could not check it')) : null;
+  const verifier = outcome ? outcome.success : (data.results.get(id) ?? null);
+  const verifierSource = verifier === null ? null : (outcome?.source ?? 'verifier');
   const verdict = judge?.verdict ?? 'none';
   if (!judge) notes.push('not judged');
   const answer = inputs?.answer ?? episode?.answer;
 
+  const n = options.try?.n ?? 1;
+  const key = n === 1 ? id : `${id}@${n}`;
   const summary: ReportEpisodeSummary = {
     id,
+    key,
+    try: n,
     site,
     kind,
     instruction: clip(task?.instruction ?? '', 600),
     verdict,
     verifier,
+    verifierSource,
     disagree: verdict !== 'none' && verifier !== null && (verdict === 'success') !== verifier,
     outcome: episode?.outcome || null,
     steps: episode?.stepCount ?? null,
@@ -116,6 +128,8 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
   };
   const detail: ReportEpisodeDetail = {
     id,
+    key,
+    try: n,
     task: task ? { instruction: showValue(task.instruction), site, kind, startPath: showValue(task.start_path) } : null,
     episode: episode ? { outcome: episode.outcome, steps: episode.steps, error: episode.error, model: episode.model } : null,
     shots,
@@ -124,11 +138,42 @@ export async function readReportEpisode(data: ReportRunData, id: string, options
     log: (inputs?.log ?? []).slice(0, MAX_ITEMS).map(requestView),
     changes: (inputs?.changes ?? []).slice(0, MAX_ITEMS).map(changeView),
     judge,
-    verifier: verifier === null ? null : { ok: verifier, file: path.basename(data.resultsFile ?? '') },
+    verifier: verifier === null ? null : { ok: verifier, by: verifierBy(verifierSource, outcome?.recorded ?? true, data.resultsFile) },
     notes: [...notes, ...overflowNotes(inputs)],
   };
   const judgeSetup = judge ? await judgedSetupOf(store, data.judgeDir, id) : null;
   return { summary, detail, usage: episode?.usage ?? null, setups: { agent: episode?.setup ?? null, judge: judgeSetup } };
+}
+
+/**
+ * The episode's verifier result as every reader counts it (`episodeOutcome`: the one reward on its evidence, else the
+ * run's recorded result); `recorded` when it is the results file's. A file it cannot read is reported, and the result
+ * recorded for the episode (if any) is shown instead.
+ */
+async function verifierOutcome(
+  data: ReportRunData,
+  id: string,
+  task: Task,
+  options: ReadReportEpisodeOptions,
+  report: (issue: ReportIssue) => void,
+): Promise<{ success: boolean; source: 'verifier' | 'written-verifier'; recorded: boolean } | null> {
+  const written = options.written?.get(id) ?? null;
+  const recorded = data.results.get(id);
+  const dir = path.join(data.run, id);
+  let outcome: EpisodeOutcome | null = null;
+  try {
+    if (data.dirs.has(id)) outcome = await episodeOutcome(options.store, dir, { task, written, verdict: null, recorded });
+  } catch (error) {
+    report(issueOf(error, path.join(dir, EPISODE_FILES.gradeInputs)));
+  }
+  if (outcome?.from) return { success: outcome.success!, source: outcome.source as 'verifier' | 'written-verifier', recorded: outcome.from === 'recorded' };
+  return recorded === undefined ? null : { success: recorded, source: !task.verifier && written ? 'written-verifier' : 'verifier', recorded: true };
+}
+
+/** What gave the verifier result, in words. */
+function verifierBy(source: ReportEpisodeSummary['verifierSource'], recorded: boolean, resultsFile: string | null): string {
+  const which = source === 'written-verifier' ? 'written verifier (verifiers.jsonl)' : 'hand-written verifier';
+  return recorded ? `${which}, as recorded in ${path.basename(resultsFile ?? 'results.jsonl')}` : `${which}, checked on the episode's evidence`;
 }
 
 /** The seed's task ids are `tg-<site>-<md5[:8]>`: the site, when nothing else names it. */
@@ -140,7 +185,7 @@ export function siteFromTaskId(id: string): string | null {
  * `screenshots/step_<n>.png` in step order, then `final.png` (beside them or in the episode dir); links are passed
  * to `linked`, not shown. `dir` null: the screenshots dir is not listed (it is a link), only `final.png` shown.
  */
-async function screenshots(store: FileStore, dir: string | null, id: string, finalInDir: boolean, linked: (file: string) => void): Promise<ReportShot[]> {
+async function screenshots(store: FileStore, dir: string | null, id: string, tryHref: string, finalInDir: boolean, linked: (file: string) => void): Promise<ReportShot[]> {
   const shotsDir = dir === null ? null : path.join(dir, EPISODE_FILES.screenshots);
   const files = shotsDir === null ? [] : (await store.list(shotsDir)).filter((e) => !e.isDirectory);
   for (const e of files) if (e.isSymbolicLink && (STEP_SHOT.test(e.name) || e.name === EPISODE_FILES.final)) linked(path.join(shotsDir!, e.name));
@@ -149,7 +194,7 @@ async function screenshots(store: FileStore, dir: string | null, id: string, fin
     .map((name) => ({ name, n: STEP_SHOT.exec(name)?.[1] }))
     .filter((s): s is { name: string; n: string } => s.n !== undefined)
     .sort((a, b) => Number(a.n) - Number(b.n) || a.name.length - b.name.length);
-  const base = encodeURIComponent(id);
+  const base = `${tryHref ? `${tryHref}/` : ''}${encodeURIComponent(id)}`;
   const shots: ReportShot[] = steps.map((s) => ({ label: `step ${Number(s.n)}`, href: `${base}/screenshots/${s.name}` }));
   if (finalInDir) shots.push({ label: 'final', href: `${base}/final.png` });
   else if (names.includes(EPISODE_FILES.final)) shots.push({ label: 'final', href: `${base}/screenshots/final.png` });

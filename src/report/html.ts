@@ -89,10 +89,12 @@ function renderTotals(model: ReportPageModel): string {
   const t = model.totals;
   const stats = [
     stat('episodes', t.episodes, 'episodes'),
+    ...(t.tries > 1 ? [stat('tries per task (at most)', t.tries, 'tries')] : []),
     stat('judged', t.judged, 'judged'),
     stat('judged successes', t.judgedSuccesses, 'successes'),
     stat('verified', t.verified, 'verified'),
     stat('verifier passes', t.verifierPasses, 'passes'),
+    ...(t.writtenVerified > 0 ? [stat('verified by written verifiers', t.writtenVerified, 'written-verified')] : []),
     stat('judge–verifier disagreements', t.disagreements, 'disagreements'),
   ];
   if (t.notAttempted > 0) stats.push(stat('tasks not attempted yet', t.notAttempted, 'not-attempted'));
@@ -187,7 +189,8 @@ function renderDisagreements(episodes: readonly ReportEpisodeSummary[]): string 
   const rows = episodes.filter((e) => e.disagree);
   if (rows.length === 0) return '';
   const body = rows.slice(0, MAX_DISAGREEMENTS).map((e) => {
-    const cells = [e.id, e.site, e.kind, e.verdict === 'success' ? 'SUCCESS' : 'NOT SUCCESS', e.verifier ? 'pass' : 'fail', e.instruction];
+    const which = e.verifierSource === 'written-verifier' ? 'written verifier: ' : '';
+    const cells = [e.try > 1 ? `${e.id} (try ${e.try})` : e.id, e.site, e.kind, e.verdict === 'success' ? 'SUCCESS' : 'NOT SUCCESS', `${which}${e.verifier ? 'pass' : 'fail'}`, e.instruction];
     return `<tr>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`;
   });
   const more = rows.length > MAX_DISAGREEMENTS ? `<p class="muted">… and ${rows.length - MAX_DISAGREEMENTS} more (filter the episode list below).</p>` : '';

@@ -25,6 +25,10 @@ export type ReportVerdict = 'success' | 'fail' | 'none';
 export interface ReportEpisodeSummary {
   /** The task id, which names the episode dir. */
   readonly id: string;
+  /** The episode's key in the report: the task id for try 1, `<task_id>@<n>` for try n (`@` is in no task id). */
+  readonly key: string;
+  /** The try (1-based; a run of one try has only 1). */
+  readonly try: number;
   /** The task's site; `?` when nothing says. */
   readonly site: string;
   /** `info`, `action`, or `?`. */
@@ -33,8 +37,10 @@ export interface ReportEpisodeSummary {
   readonly instruction: string;
   /** The judge's verdict. */
   readonly verdict: ReportVerdict;
-  /** The verifier's result; `null` when the task has none. */
+  /** The verifier's result (the one reward, `episodeOutcome`); `null` when the task has none. */
   readonly verifier: boolean | null;
+  /** Which verifier gave it: the task's hand-written one, or its written verifier (a claim); `null` with `verifier`. */
+  readonly verifierSource: 'verifier' | 'written-verifier' | null;
   /** Judged and verified, and the two differ. */
   readonly disagree: boolean;
   /** From `episode.json`; `null` when there is none. */
@@ -121,6 +127,10 @@ export interface ReportJudge {
 export interface ReportEpisodeDetail {
   /** The task id, which names the episode dir. */
   readonly id: string;
+  /** Its key in the report (see {@link ReportEpisodeSummary.key}). */
+  readonly key: string;
+  /** The try (1-based). */
+  readonly try: number;
   /** The task's instruction, site, kind and start path; `null` when nothing gives the task. */
   readonly task: { readonly instruction: string; readonly site: string; readonly kind: string; readonly startPath: string } | null;
   /** Fields of `episode.json` as display text; `null` when there is no readable one. */
@@ -137,8 +147,8 @@ export interface ReportEpisodeDetail {
   readonly changes: readonly ReportChange[];
   /** The judge record; `null` when the episode is not judged. */
   readonly judge: ReportJudge | null;
-  /** The verifier's result and the results file's name; `null` when there is no result. */
-  readonly verifier: { readonly ok: boolean; readonly file: string } | null;
+  /** The verifier's result and what gave it, in words (`written verifier, checked on the episode's evidence`); `null` when there is none. */
+  readonly verifier: { readonly ok: boolean; readonly by: string } | null;
   /** What is missing or could not be read, in words (`no grade_inputs.json`). */
   readonly notes: readonly string[];
 }
@@ -163,8 +173,12 @@ export interface ReportTotals {
   readonly judged: number;
   /** Episodes judged SUCCESS. */
   readonly judgedSuccesses: number;
-  /** Episodes with a verifier result. */
+  /** Tries the run holds (1 for a run of one try). */
+  readonly tries: number;
+  /** Episodes with a verifier result (a hand-written or a written verifier's). */
   readonly verified: number;
+  /** Of them, those a written verifier decided. */
+  readonly writtenVerified: number;
   /** Episodes the verifier passed. */
   readonly verifierPasses: number;
   /** Episodes judged and verified whose two results differ. */

@@ -23,6 +23,11 @@ import type { UsageSummary } from '../models/usage';
 import type { ReportEpisode } from './gather-episode';
 import type { ReportEpisodeSummary, ReportPageModel, ReportIssue, ReportTotals, ReportScores } from './types';
 import { checkEntry } from '../core/check';
+import { runFile, verifiersFileOf } from '../files/layout';
+import { readWrittenVerifiers } from '../verifiers/file';
+import { writtenFor } from '../claims/grade';
+import type { Claim } from '../claims/schema';
+import type { Task } from '../core/schemas';
 import { reportSetups } from './setups';
 
 /** The rows page's file name, beside `index.html` (written when a rows dir is given). */
@@ -43,6 +48,11 @@ export interface ReportOptions {
   readonly out?: string;
   /** The judge records. Default `<run>_judge`. */
   readonly judgeDir?: string;
+  /**
+   * The tasks file the run was made from: its `verifiers.jsonl` holds the written verifiers, which check the episodes
+   * of tasks without a hand-written one. Default `<run>/tasks.jsonl`.
+   */
+  readonly tasksFile?: string;
   /** A rows dir whose `_report.json` the header shows. */
   readonly rows?: string;
   /** Default the local disk. */
@@ -85,37 +95,45 @@ export async function runReport(options: ReportOptions): Promise<string> {
     emit({ type: 'issue', ...issue });
   };
   const data = await readRunForReport({ run, store, judgeDir: options.judgeDir, rows: options.rows, onIssue });
-  emit({ type: 'start', episodes: data.ids.length });
+  const written = await writtenVerifiersOf(store, options.tasksFile ?? runFile(run, 'tasks'), [...data.tasks.values()], onIssue);
+  // Every try of the run, each a run dir of its own (`<run>/_tries/<n>/`), listed after try 1's episodes.
+  const tries = await runTries(store, run);
+  const runs: Array<{ n: number; data: ReportRunData }> = [{ n: 1, data }];
+  for (const t of tries.filter((t) => t.n > 1)) runs.push({ n: t.n, data: await readRunForReport({ run: t.dir, store, onIssue }) });
+  const work = runs.flatMap(({ n, data: d }) => d.ids.map((id) => ({ n, d, id })));
+  emit({ type: 'start', episodes: work.length });
 
-  const summaries: ReportEpisodeSummary[] = new Array(data.ids.length);
-  const agentUsage: Array<ReportEpisode['usage']> = new Array(data.ids.length);
-  const setups: Array<ReportEpisode['setups']> = new Array(data.ids.length);
+  const summaries: ReportEpisodeSummary[] = new Array(work.length);
+  const agentUsage: Array<ReportEpisode['usage']> = new Array(work.length);
+  const setups: Array<ReportEpisode['setups']> = new Array(work.length);
   const queue = new PQueue({ concurrency: options.workers ?? 16 });
   let done = 0;
   await Promise.all(
-    data.ids.map((id, i) =>
+    work.map(({ n, d, id }, i) =>
       queue.add(async () => {
-        const { summary, detail, usage, setups: madeBy } = await readReportEpisode(data, id, { store, onIssue });
-        await store.writeAtomic(path.join(out, 'episodes', `${id}.js`), renderEpisodeScript(detail));
+        const href = path.posix.relative(run, d.run);
+        const { summary, detail, usage, setups: madeBy } = await readReportEpisode(d, id, { store, onIssue, written, try: { n, href } });
+        await store.writeAtomic(path.join(out, 'episodes', `${summary.key}.js`), renderEpisodeScript(detail));
         summaries[i] = summary;
         agentUsage[i] = usage;
         setups[i] = madeBy;
-        emit({ type: 'episode', taskId: id, done: ++done, total: data.ids.length });
+        emit({ type: 'episode', taskId: id, done: ++done, total: work.length });
       }),
     ),
   );
+  const firstTry = summaries.filter((s) => s.try === 1);
 
-  const { scores, note } = reportScores(data, summaries);
+  const { scores, note } = reportScores(data, summaries, tries.length);
   const usage = options.usage && options.usage.lines.length > 0 ? usageFromSummary(options.usage) : usageFromRun(agentUsage, data.judge.values());
   const rowsDir = options.rows === undefined ? null : trimSlashes(options.rows);
   if (rowsDir !== null) {
-    const rows = await readRowsForReport({ store, run: options.run, rowsDir: options.rows!, report: data.rowsReport, episodes: summaries, onIssue });
+    const rows = await readRowsForReport({ store, run: options.run, rowsDir: options.rows!, report: data.rowsReport, episodes: firstTry, onIssue });
     await store.writeAtomic(path.join(out, ROWS_PAGE), renderRowsPage(rows));
   }
   const model: ReportPageModel = {
     run: options.run,
     runHref: relativeHref(out, run),
-    totals: reportTotals(data, summaries),
+    totals: reportTotals(data, summaries, tries.length),
     scores,
     scoresNote: note,
     rowsReport: data.rowsReport,
@@ -125,9 +143,8 @@ export async function runReport(options: ReportOptions): Promise<string> {
     usage: usage.lines,
     usageSource: usage.source,
     rowsPage: rowsDir === null ? null : ROWS_PAGE,
-    setups: await reportSetups(store, data, summaries.map((summary, i) => ({ summary, setups: setups[i]! }))),
-    // The run's tries past the first are read from their own run dirs; the episodes above are try 1's.
-    passAtK: (await runTries(store, run)).length > 1 ? await readPassAtK({ run, store }) : null,
+    setups: await reportSetups(store, data, summaries.flatMap((summary, i) => (summary.try === 1 ? [{ summary, setups: setups[i]! }] : []))),
+    passAtK: tries.length > 1 ? await readPassAtK({ run, store, ...(options.tasksFile ? { tasksFile: options.tasksFile } : {}) }) : null,
   };
   const file = path.join(out, 'index.html');
   await store.writeAtomic(file, renderPage(model));
@@ -135,23 +152,28 @@ export async function runReport(options: ReportOptions): Promise<string> {
   return file;
 }
 
-/** The header figures. */
-export function reportTotals(data: ReportRunData, summaries: readonly ReportEpisodeSummary[]): ReportTotals {
+/** The header figures, over the episodes of every try. */
+export function reportTotals(data: ReportRunData, summaries: readonly ReportEpisodeSummary[], tries = 1): ReportTotals {
   const count = (test: (s: ReportEpisodeSummary) => boolean) => summaries.filter(test).length;
   return {
     episodes: summaries.length,
+    tries,
     judged: count((s) => s.verdict !== 'none'),
     judgedSuccesses: count((s) => s.verdict === 'success'),
     verified: count((s) => s.verifier !== null),
+    writtenVerified: count((s) => s.verifierSource === 'written-verifier'),
     verifierPasses: count((s) => s.verifier === true),
     disagreements: count((s) => s.disagree),
     notAttempted: data.notAttempted,
   };
 }
 
-/** The judge-versus-verifier figures: `_validate.json` when there is one, else computed from the records. */
-export function reportScores(data: ReportRunData, summaries: readonly ReportEpisodeSummary[]): { scores: ReportScores | null; note: string | null } {
-  if (data.validate) {
+/**
+ * The judge-versus-verifier figures: `_validate.json` when there is one and the run has one try (it scores try 1's
+ * episodes), else computed from every episode with a verdict and a verifier result (hand-written or written).
+ */
+export function reportScores(data: ReportRunData, summaries: readonly ReportEpisodeSummary[], tries = 1): { scores: ReportScores | null; note: string | null } {
+  if (data.validate && tries === 1) {
     const v = data.validate;
     return {
       scores: { source: `_validate.json (judge ${v.judge})`, overall: v.overall, bySite: v.by_site, byKind: v.by_kind },
@@ -165,7 +187,11 @@ export function reportScores(data: ReportRunData, summaries: readonly ReportEpis
     const why = data.resultsFile === null ? 'the run has no verifier results (results.jsonl)' : 'no episode has both a judge record and a verifier result';
     return { scores: null, note: `No judge-vs-verifier figures: no _validate.json, and ${why}.` };
   }
-  const source = `${pairs.length} judge records and ${path.basename(data.resultsFile ?? '')} (no _validate.json; computed here)`;
+  const written = pairs.length - summaries.filter((s) => s.verifier !== null && s.verdict !== 'none' && s.verifierSource === 'verifier').length;
+  const against = written > 0 ? `verifier results (${written} from written verifiers)` : 'verifier results';
+  const over = tries > 1 ? `, over ${tries} tries` : '';
+  const why = data.validate ? `_validate.json scores try 1 only; computed here` : 'no _validate.json; computed here';
+  const source = `${pairs.length} judge records and ${against} (${why}${over})`;
   return {
     scores: {
       source,
@@ -182,4 +208,12 @@ export function relativeHref(out: string, run: string): string {
   const rel = path.relative(path.resolve(out), path.resolve(run));
   if (rel === '') return '.';
   return rel.split(path.sep).map((seg) => (seg === '..' ? seg : encodeURIComponent(seg))).join('/');
+}
+
+/** The written verifiers of the tasks file's `verifiers.jsonl` that check the run's tasks; what cannot be used is an issue. */
+async function writtenVerifiersOf(store: FileStore, tasksFile: string, tasks: readonly Task[], onIssue: (issue: ReportIssue) => void): Promise<Map<string, Claim>> {
+  const file = verifiersFileOf(tasksFile);
+  const read = await readWrittenVerifiers(store, file);
+  for (const issue of read.issues) onIssue({ file: issue.file, line: issue.line, problem: issue.problem });
+  return writtenFor(tasks, [...read.byTask.values()], (problem) => onIssue({ file, problem }));
 }

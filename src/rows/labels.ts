@@ -5,19 +5,24 @@
  * is listed in `<rows>_labels.json`, never resolved the other way.
  * @module
  */
+import PQueue from 'p-queue';
 import { readJsonl } from '../core/io';
 import { TaskSchema } from '../core/schemas';
-import { runFile, verifiersFileOf } from '../files/layout';
+import { episodeOutcome } from '../attempt/reward';
+import { writtenFor } from '../claims/grade';
+import { episodeDirOf, runFile, verifiersFileOf } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { readVerifierResults } from '../validate';
 import { readWrittenVerifiers } from '../verifiers/file';
 import type { LabelSource } from './labels-format';
 
+const READ_CONCURRENCY = 16;
+
 /** What a run says about its episodes' labels besides the judge. */
 export interface RunLabels {
-  /** Hand-written verifiers' results, by task id (tasks whose line carries a `verifier`). */
+  /** Hand-written verifiers' results, by task id (tasks whose line carries a `verifier`), as {@link episodeOutcome} decides them. */
   readonly hand: ReadonlyMap<string, boolean>;
-  /** Written verifiers' results on the run's episodes, by task id (`results.jsonl` of tasks graded by a written claim). */
+  /** Written verifiers' results on the run's episodes, by task id (the claim checked on the episode's evidence, else its recorded result). */
   readonly written: ReadonlyMap<string, boolean>;
   /** The episode each written verifier was written from (its claim held there), by task id. */
   readonly writtenFrom: ReadonlyMap<string, string>;
@@ -45,13 +50,22 @@ export async function readRunLabels(input: ReadRunLabelsInput): Promise<RunLabel
     readWrittenVerifiers(store, verifiersFileOf(tasksFile)),
   ]);
   for (const issue of written.issues) input.onWarning?.(`${issue.file}:${issue.line}: ${issue.problem}`);
-  const handWritten = new Set(runTasks.filter((t) => t.verifier !== null && t.verifier !== undefined).map((t) => t.task_id));
+  const claims = writtenFor(runTasks, [...written.byTask.values()], (message) => input.onWarning?.(message));
   const hand = new Map<string, boolean>();
   const byWritten = new Map<string, boolean>();
-  for (const [taskId, ok] of results) {
-    if (handWritten.has(taskId)) hand.set(taskId, ok);
-    else if (written.byTask.has(taskId)) byWritten.set(taskId, ok);
-  }
+  // The one reward (episodeOutcome) of each episode a verifier checks: on its evidence, else its recorded result.
+  const queue = new PQueue({ concurrency: READ_CONCURRENCY });
+  const outcomes = [...new Map(runTasks.map((t) => [t.task_id, t])).values()].map((task) =>
+    queue.add(async () => {
+      const claim = claims.get(task.task_id) ?? null;
+      if (!task.verifier && !claim) return;
+      const dir = episodeDirOf(run, task.task_id);
+      if (!results.has(task.task_id) && !(await store.exists(dir))) return;
+      const { success, source } = await episodeOutcome(store, dir, { task, written: claim, verdict: null, recorded: results.get(task.task_id) });
+      if (success !== null) (source === 'written-verifier' ? byWritten : hand).set(task.task_id, success);
+    }),
+  );
+  await Promise.all(outcomes);
   const writtenFrom = new Map([...written.byTask].map(([taskId, v]) => [taskId, v.written_from.episode_id] as const));
   return { hand, written: byWritten, writtenFrom };
 }

@@ -8,19 +8,18 @@
  */
 import path from 'node:path';
 import { readJsonFileIfExists, readJsonl } from '../core/io';
-import { pyTruthy } from '../core/py/repr';
 import { compareCodePoints } from '../core/py/text';
-import { EpisodeSchema, JudgeRecordSchema, ResultLineSchema, TaskSchema } from '../core/schemas';
+import { EpisodeSchema, JudgeRecordSchema, TaskSchema } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { EPISODE_FILES, episodeFile, judgeDirOf, judgeRecordFile, RESULTS_FILES, runFile, verifiersFileOf } from '../files/layout';
-import { readEpisodeReward } from '../attempt/reward';
+import { EPISODE_FILES, judgeDirOf, judgeRecordFile, runFile, verifiersFileOf } from '../files/layout';
+import { episodeOutcome, recordedResults, type OutcomeSource } from '../attempt/reward';
 import { writtenFor } from '../claims/grade';
 import { readWrittenVerifiers } from '../verifiers/file';
 import { runTries } from '../files/tries';
 import type { FileStore } from '../files/types';
 
 /** Where a try's success came from: the task's verifier, else its written verifier, else the judge (`decideReward`). */
-export type TrySuccessSource = 'verifier' | 'written-verifier' | 'judge';
+export type TrySuccessSource = OutcomeSource;
 
 /** One try of a task as pass@k counts it. */
 export interface TryOutcome {
@@ -155,21 +154,14 @@ export async function readPassAtK(options: ReadPassAtKOptions): Promise<PassAtKR
   for (const issue of verifiers.issues) warn(`${issue.file}:${issue.line}: ${issue.problem}`);
   const written = writtenFor(order, [...verifiers.byTask.values()], warn);
   for (const t of tries) {
-    const results = await readResults(store, t.dir);
+    const results = await recordedResults(store, t.dir);
     const judgeDir = judgeDirOf(t.dir);
     for (const task of order) {
       const dir = path.posix.join(t.dir, task.task_id);
       const episode = await readJsonFileIfExists(store, path.posix.join(dir, EPISODE_FILES.episode), EpisodeSchema);
       if (!episode) continue;
       const verdict = await currentVerdict(store, judgeDir, task.task_id, dir);
-      // The one reward (decideReward) on the episode's evidence; a verifier it cannot check leaves the recorded result.
-      // An episode without its evidence (a seed-made run's) keeps the recorded result.
-      const checkable = (task.verifier || written.has(task.task_id)) && (await store.exists(episodeFile(dir, 'gradeInputs')));
-      const reward = checkable ? await readEpisodeReward(store, dir, { task, written: written.get(task.task_id) ?? null, judge: verdict }) : { source: 'none' as const, reward: null };
-      const recorded = results.get(task.task_id);
-      const verified = reward.source === 'verifier' || reward.source === 'written-verifier';
-      const success = verified ? reward.reward === 1 : (recorded ?? verdict);
-      const source: TrySuccessSource | null = verified ? (reward.source as TrySuccessSource) : recorded !== undefined ? 'verifier' : verdict !== null ? 'judge' : null;
+      const { success, source } = await episodeOutcome(store, dir, { task, written: written.get(task.task_id) ?? null, verdict, recorded: results.get(task.task_id) });
       outcomes.get(task.task_id)!.push({ n: t.n, dir, success, source, verdict, steps: episode.steps });
     }
   }
@@ -188,17 +180,6 @@ export async function readPassAtK(options: ReadPassAtKOptions): Promise<PassAtKR
     bySite: sites.map((site) => ({ site, curve: passAtKCurve(perTask.filter((t) => t.site === site)) })),
     interval: PASS_AT_K_INTERVAL,
   };
-}
-
-// `{task_id: ok}` of a try's results file (`results_regraded.jsonl` wins), ok as Python's truth; a later line wins.
-async function readResults(store: FileStore, dir: string): Promise<Map<string, boolean>> {
-  for (const name of RESULTS_FILES) {
-    const file = path.posix.join(dir, name);
-    if (!(await store.exists(file))) continue;
-    const lines = await readJsonl(store, file, ResultLineSchema);
-    return new Map(lines.map((l) => [l.task_id, pyTruthy(l.ok)]));
-  }
-  return new Map();
 }
 
 // The judge's verdict of the episode now in `episodeDir`: null without a record, or with one made from another recording.
