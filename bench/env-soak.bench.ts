@@ -4,7 +4,7 @@
  * is its own), with a client that misbehaves on a third of the episodes: it drops the connection mid-step, resets
  * mid-episode, sends malformed messages, goes idle past the idle timeout (2 s here), or pipelines a step before the
  * previous answer came. The other episodes follow the sandbox task bank's oracle (a few steps each).
- * Every `ENV_SOAK_ROW` episodes (default 100) a row: the server's RSS, Chromium's PSS (its processes'
+ * Every `ENV_SOAK_ROW` episodes (default 100) a row, taken as that episode starts (every session busy): the server's RSS, Chromium's PSS (its processes'
  * smaps_rollup summed), the browser contexts and pages open (the server's `/health`), the server's open fds, steps/s
  * and the load average. At the end it checks: every finished episode recorded exactly once in the out dir (each
  * `episode.json` with its env mark, against the client's finished episodes), nothing half-written counted, no
@@ -144,8 +144,13 @@ async function finish(c: Conn, task: SandboxTask, obs: Obs, from = 0): Promise<v
   }
 }
 
+/** A session the server refused at capacity (it had not yet seen a dropped connection close): the right answer, retried. */
+class Refused extends Error {}
+
 async function reset(c: Conn, task: SandboxTask): Promise<Obs> {
   const r = await call(c, { type: 'reset', data: { task_id: task.task_id } });
+  // A refusal can come later than openConn waits for it on a loaded machine: the first reply then carries it.
+  if (r.type === 'error' && r.data.code === 'CAPACITY_REACHED') throw new Refused('refused at capacity');
   if (r.type !== 'observation') throw new Error(`reset: ${JSON.stringify(r.data).slice(0, 300)}`);
   return r.data.observation!;
 }
@@ -334,14 +339,23 @@ async function main() {
     let c = await openConn(server.url);
     while (next <= EPISODES && (performance.now() - t0) / 60_000 < BUDGET_MIN) {
       const k = next++;
-      try {
-        c = await episode(server.url, c, k, tasks);
-      } catch (error) {
-        stats.unexpected.push(`episode ${k} (${kindOf(k)}): ${error instanceof Error ? error.message : String(error)}`);
-        c.ws.terminate();
-        c = await openConn(server.url);
+      // A row as its last episode starts, every session busy (the last row too: not after the drain).
+      if (k % ROW === 0) sample(k);
+      for (let tries = 0; ; tries++) {
+        try {
+          c = await episode(server.url, c, k, tasks);
+        } catch (error) {
+          c.ws.terminate();
+          c = await openConn(server.url);
+          if (error instanceof Refused && tries < 20) {
+            stats.refused++;
+            continue;
+          }
+          stats.unexpected.push(`episode ${k} (${kindOf(k)}): ${error instanceof Error ? error.message : String(error)}`);
+        }
+        break;
       }
-      if (++done % ROW === 0) sample(done);
+      done++;
     }
     await c.close();
   };

@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultCatalog, normInstruction, sandboxJudge, sandboxSetup } from '../sandbox/index';
-import { pipelineLayout, resolveVariant, runJudge, runPipeline, runRows, verifyEpisode, type Verifier } from '../src/index';
+import { nodeStore, pipelineLayout, readEpisodeReward, resolveVariant, runJudge, runPipeline, runRows, type Task, type Verifier } from '../src/index';
 
 const NOISE = Number(process.env.JUDGE_NOISE ?? 0.1);
 const VOTES = [1, 3, 5] as const;
@@ -43,16 +43,17 @@ try {
     }
   }
 
-  // The truth of each proposed task's episode: its bank task's verifier on the episode's evidence.
+  // The truth of each proposed task's episode: its bank task's verifier on the episode's evidence, read on the site's
+  // state (start rows plus changes), with the answer rule and the footprint: the one reward.
   const catalog = defaultCatalog();
-  const tasks = (await readFile(layout.tasks, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { task_id: string; site: string; instruction: string });
+  const tasks = (await readFile(layout.tasks, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Task);
   const truth = new Map<string, boolean>();
   for (const t of tasks) {
     const bank = catalog.tasks(t.site)?.bank.find((b) => normInstruction(b.instruction) === normInstruction(t.instruction));
     const file = path.join(layout.run, t.task_id, 'grade_inputs.json');
     if (!bank || !existsSync(file)) continue;
-    const g = JSON.parse(await readFile(file, 'utf8')) as { answer?: string | null; log?: never[]; changes?: never[] };
-    truth.set(t.task_id, (await verifyEpisode(bank.verifier as Verifier, { answer: g.answer ?? '', log: g.log ?? [], changes: g.changes ?? [] })).ok);
+    const reward = await readEpisodeReward(nodeStore(), path.join(layout.run, t.task_id), { task: { ...t, verifier: bank.verifier as Verifier }, judge: null });
+    truth.set(t.task_id, reward.reward === 1);
   }
 
   const rows: string[][] = [];

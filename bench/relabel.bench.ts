@@ -92,18 +92,18 @@ try {
     const { proposal } = byId.get(task.task_id)!;
     const episodeDir = path.join(relabel.out, task.task_id);
     const evidence = await loadStepEvidence(store, episodeDir);
-    const result = checkClaim(ClaimSchema.parse(proposal.claim), evidence);
+    const result = checkClaim(ClaimSchema.parse(proposal.claim), evidence, { question: task.instruction });
     if (picked.has(task.task_id)) {
       inRows++;
       if (result.holds && evidence.steps === task.prefix_steps) holds++;
       if (proposal.status !== 'accepted') failedInRows++;
     }
-    if (proposal.status === 'accepted' && holdsOnNothing(ClaimSchema.parse(proposal.claim), evidence, task.site)) onNothing++;
+    if (proposal.status === 'accepted' && holdsOnNothing(ClaimSchema.parse(proposal.claim), evidence, task.site, task.instruction)) onNothing++;
     // Ground truth: the bank task's own verifier on the cut episode, read on the state at the cut (start rows plus
     // the changes up to it), so "no such row" means none in the tables, not none created.
     const hand = handVerifierOf(task.site, task.instruction);
     if (!hand) continue;
-    agree.push(await handOnState(hand, evidence, task.site));
+    agree.push(await handOnState(hand, evidence, task.site, task.instruction));
   }
   const notHeld = s.statuses['claim-failed'] + s.statuses['bad-claim'];
   const claimFailedIds = new Set(relabel.parents.flatMap((p) => p.proposals.filter((x) => x.status !== 'accepted' && x.task_id).map((x) => x.task_id!)));

@@ -14,7 +14,7 @@ import { episodeDirOf, judgeDirOf, judgeRecordFile } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { judgedIds } from '../judge/run';
 import { readVerifierResults } from '../validate';
-import { asJudged, chooseConfig, configName, measureConfigs, precisionOf, readRecordSets, shortOfTarget, type ScoredSet } from './calibrate';
+import { asJudged, chooseConfig, configName, measureConfigs, readRecordSets, shortOfTarget, type ScoredSet } from './calibrate';
 import { labelOf, readRunLabels, type EpisodeLabel, type RunLabels } from './labels';
 import { BELOW_TARGET, LABEL_SOURCES, type JudgeConfig, type LabelSource, type LabelsReport, type Precision, type SourceFigures } from './labels-format';
 
@@ -101,7 +101,7 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
     const key = own && asJudged(own);
     judge = key && configs.find((c) => c.name === configName(key));
   }
-  const relabelPrecision = input.relabel ? await relabelMeasure(store, input.relabel.dir) : null;
+  const relabelAgreement = input.relabel ? await relabelAgreementOf(store, input.relabel.dir) : null;
 
   return {
     labels,
@@ -111,8 +111,9 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
       const sources: SourceFigures[] = LABEL_SOURCES.map((source) => {
         const ids = picked.filter((id) => labels.get(id)?.source === source);
         const rows = ids.reduce((n, id) => n + (candidates.get(id) ?? 0), 0);
-        const measured = measurementOf(source, judge, relabelPrecision);
-        return { source, episodes: ids.length, rows, measured, unmeasured: measured ? null : UNMEASURED[source] };
+        const measured = source === 'judge' ? (judge?.precision ?? null) : null;
+        const unmeasured = source === 'relabel' && relabelAgreement ? relabelAgreement : UNMEASURED[source];
+        return { source, episodes: ids.length, rows, measured, unmeasured: measured ? null : unmeasured };
       });
       return {
         min_precision: target ?? null,
@@ -132,15 +133,9 @@ export async function labelCandidates(input: LabelCandidatesInput): Promise<Cand
 const UNMEASURED: Record<LabelSource, string> = {
   verifier: 'not measured: a hand-written verifier is the reference the other sources are measured against',
   'written-verifier': 'not measured on this run: written verifiers are measured against hand-written ones on a human-task run (scoreWrittenVerifiers)',
-  relabel: 'not measured: no relabeled episode was judged',
+  relabel: 'not measured: no relabeled episode was judged (and agreement with the judge is no precision: see the relabel guide)',
   judge: 'not measured: no judged SUCCESS on a scored set (a run with verifier results)',
 };
-
-function measurementOf(source: LabelSource, judge: JudgeConfig | undefined, relabel: Precision | null): Precision | null {
-  if (source === 'judge') return judge?.precision ?? null;
-  if (source === 'relabel') return relabel;
-  return null;
-}
 
 /** z for a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
@@ -178,8 +173,12 @@ async function scoredSets(store: FileStore, run: string, given: readonly string[
   return out;
 }
 
-// A relabel's claim held before it was judged: the share of those the judge confirmed.
-async function relabelMeasure(store: FileStore, dir: string): Promise<Precision | null> {
+/**
+ * A relabel is kept only when its claim held and the relabel judge said yes: the share of claim-held relabels the
+ * judge confirmed is how often the two agree, not a precision against a truth, so it is reported as such and the
+ * source counts as unmeasured (a truth exists only where tasks have verifiers: the sandbox's benches measure it).
+ */
+async function relabelAgreementOf(store: FileStore, dir: string): Promise<string | null> {
   const judgeDir = judgeDirOf(dir);
   let yes = 0;
   let n = 0;
@@ -189,7 +188,8 @@ async function relabelMeasure(store: FileStore, dir: string): Promise<Precision 
     n++;
     yes += record.predicted_label;
   }
-  return precisionOf(yes, n, `the relabel judge's verdicts on the ${n} relabeled episodes whose claims held`);
+  if (n === 0) return null;
+  return `not measured against a truth: the relabel judge confirmed ${yes} of the ${n} relabeled episodes whose claims held (agreement ${(yes / n).toFixed(3)}; a relabel is kept only when both say yes, so this is no precision)`;
 }
 
 /** A reader of run dirs' labels that reads each dir once (warnings about its files once). */
