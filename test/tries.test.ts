@@ -145,6 +145,12 @@ describe('several tries per task', () => {
     expect(Number(row[1])).toBe(ids.length);
     const shown = [...row[2]!.matchAll(/<td>([\d.]+) \[/g)].map((m) => m[1]);
     expect(shown).toEqual(expected.map((x) => x.toFixed(3)));
+    // The report's summary and episode list hold every try's episodes, not try 1's only.
+    const stat = (name: string) => new RegExp(`id="stat-${name}">([^<]*)<`).exec(html)?.[1];
+    const episodes = ids.flatMap((id) => Array.from({ length: K }, (_, i) => path.join(runLayout(path.join(config.dir, 'run')).tryDir(i + 1), id))).filter((d) => existsSync(d));
+    expect(episodes.length).toBeGreaterThan(ids.length);
+    expect([stat('episodes'), stat('tries')]).toEqual([String(episodes.length), String(K)]);
+    expect(existsSync(path.join(config.dir, 'run_report', 'episodes', `${ids[0]}@2.js`))).toBe(true);
   });
 
   it("pick 'shortest' rows are each task's shortest successful try; 'all' takes every one", async () => {

@@ -3,6 +3,7 @@
  * that parse and hold on their episode and resumes from its file; the measurement against hand-written verifiers
  * counts and scores what it should; the sandbox's stand-in writer converts and errs as set.
  */
+import { vetClaim } from '../src/verifiers/vet';
 import { describe, expect, it } from 'vitest';
 import {
   memoryStore,
@@ -90,6 +91,15 @@ describe('runWriteVerifiers', () => {
     await runWriteVerifiers({ run: RUN, llm: fakeLLM({ replies }), store, tries: 1, onEvent: (e) => e.type === 'warning' && warnings.push(e.message) });
     expect(warnings.some((w) => w.includes('verifiers.jsonl:1'))).toBe(true);
     expect((await readWrittenVerifiers(store, `${RUN}/verifiers.jsonl`)).byTask.has('t1')).toBe(true);
+  });
+
+  it('an information claim that holds on any one-character answer is loose, not kept', () => {
+    // Kept once by a 12-site sandbox pipeline: the probe answer "n/a" fails a `\S` pattern as three competing candidates.
+    const ev = { steps: 2, answer: '4', answerStep: 2, log: [], changes: [], seen: [], start: {} };
+    const vet = (pattern: string) => vetClaim({ claim: { answer: { pattern } }, kind: 'info', instruction: 'How many salmon fillets go into the Korma?', evidence: ev, others: [], maxLooseShare: 0.25 });
+    expect(vet('\\S')).toMatchObject({ outcome: 'loose', detail: expect.stringMatching(/must pin its answer/) });
+    expect(vet('\\d')).toMatchObject({ outcome: 'loose' });
+    expect(vet('^4$')).toMatchObject({ outcome: 'written' });
   });
 
   it('checks its input', async () => {

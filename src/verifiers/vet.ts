@@ -42,8 +42,10 @@ export interface VetInput {
   readonly maxLooseShare: number;
 }
 
-// An answer no question of a site has: a claim that accepts it accepts any answer.
-const OTHER_ANSWER = 'n/a';
+// Answers no question of a site has: a claim that accepts one accepts any answer. Several shapes, as the answer rule
+// fails an answer with competing candidates ("n/a" holds three single characters, so a `\S` pattern needs "x"). A
+// one-digit answer can be right, so a claim is loose on digits only when it accepts two different ones.
+const OTHER_ANSWERS: ReadonlyArray<ReadonlyArray<string | null>> = [[null], ['n/a'], ['x'], ['987654321'], ['7', '8']];
 
 /** Vets a written claim (see the module notes); the first test it fails decides. */
 export function vetClaim(input: VetInput): Vetted {
@@ -53,9 +55,9 @@ export function vetClaim(input: VetInput): Vetted {
   if (!result.holds) return { outcome: 'not-holding', detail: result.detail };
   if (result.vacuous !== null) return { outcome: 'vacuous', detail: `the claim ${result.vacuous}` };
   if (input.kind === 'info') {
-    for (const answer of [null, OTHER_ANSWER]) {
-      const other = checkClaim(claim, { ...evidence, answer, answerStep: answer === null ? null : evidence.answerStep ?? evidence.steps }, question);
-      if (other.holds) return { outcome: 'loose', detail: `an information task's claim must pin its answer, but it holds with the answer ${JSON.stringify(answer)}` };
+    for (const answers of OTHER_ANSWERS) {
+      const holds = (answer: string | null) => checkClaim(claim, { ...evidence, answer, answerStep: answer === null ? null : evidence.answerStep ?? evidence.steps }, question).holds;
+      if (answers.every(holds)) return { outcome: 'loose', detail: `an information task's claim must pin its answer, but it holds with the answer ${answers.map((a) => JSON.stringify(a)).join(' and with ')}` };
     }
   }
   if (input.kind === 'action' && input.instruction) {
