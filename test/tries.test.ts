@@ -6,13 +6,13 @@
  * file; `taskgen attempt --attempts 2` killed with SIGKILL and run again makes the same tries, none twice.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, startSandbox, type SandboxServer } from '../sandbox/index';
-import { browserHost, runExport, runLayout, runPipeline, runRows, type BrowserHost, type PipelineOptions, type PipelineResult, type Policy } from '../src/index';
+import { oraclePolicy, sandboxEvidence, sandboxJudge, sandboxProposer, sandboxSource, sandboxVerifierWriter, startSandbox, type SandboxServer } from '../sandbox/index';
+import { browserHost, checkClaim, loadStepEvidence, nodeStore, readWrittenVerifiers, runExport, runLayout, runPipeline, runRows, type BrowserHost, type PipelineOptions, type PipelineResult, type Policy } from '../src/index';
 import { finish, spawnScript } from './helpers/cli';
 
 let sandbox: SandboxServer;
@@ -220,6 +220,50 @@ describe('several tries per task', () => {
     }
     expect(stepTries).toEqual(picked);
     expect([...stepTries.values()].some((n) => n > 1), 'a picked try past the first').toBe(true);
+  });
+
+  it('with written verifiers: pass@k in the summary and the rollouts rewards equal the claims checked on each try from disk', async () => {
+    const copy = path.join(tmp, 'written');
+    await cp(config.dir, copy, { recursive: true });
+    const again = await runPipeline({ ...config, dir: copy, verifierWriter: sandboxVerifierWriter(), only: ['verifiers', 'rows'] });
+    const store = nodeStore();
+    const { byTask } = await readWrittenVerifiers(store, path.join(copy, 'verifiers.jsonl'));
+    expect(byTask.size).toBeGreaterThan(0);
+    // Per task and try: the written verifier's claim on the try's evidence, where the task has one; else the judge.
+    const outcomes = new Map<string, Array<{ n: number; ok: boolean; source: string }>>();
+    for (const id of ids) {
+      const list: Array<{ n: number; ok: boolean; source: string }> = [];
+      for (let n = 1; n <= K; n++) {
+        const dir = runLayout(path.join(copy, 'run')).tryDir(n);
+        const w = byTask.get(id);
+        if (w) {
+          const r = checkClaim(w.claim, await loadStepEvidence(store, path.join(dir, id)), { question: w.instruction });
+          list.push({ n, ok: r.holds && r.vacuous === null, source: 'written-verifier' });
+        } else {
+          const v = await judged(dir, id);
+          if (v !== null) list.push({ n, ok: v, source: 'judge' });
+        }
+      }
+      outcomes.set(id, list);
+    }
+    const summary = again.stages.rows!.passAtK!;
+    for (const t of summary.tasks) expect(t.tries.map((o) => [o.n, o.success, o.source]), t.taskId).toEqual(outcomes.get(t.taskId)!.map((o) => [o.n, o.ok, o.source]));
+    summary.overall.points.forEach((p) => {
+      const per = [...outcomes.values()].filter((t) => t.length >= p.k).map((t) => 1 - comb(t.length - t.filter((o) => o.ok).length, p.k) / comb(t.length, p.k));
+      expect(p.estimate).toBeCloseTo(per.reduce((a, b) => a + b, 0) / per.length, 10);
+    });
+    const out = path.join(tmp, 'hf-written');
+    await runExport({ run: copy, out });
+    const text = (x: unknown) => (typeof x === 'string' ? x : new TextDecoder().decode(x as Uint8Array));
+    let written = 0;
+    for (const f of await readdir(path.join(out, 'data', 'rollouts'))) {
+      for (const row of (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out, 'data', 'rollouts', f)), utf8: false })) as Array<Record<string, unknown>>) {
+        const o = outcomes.get(text(row.task_id))!.find((x) => x.n === Number(row.try))!;
+        expect([Number(row.reward), text(row.reward_source)], `${text(row.task_id)}#${Number(row.try)}`).toEqual([o.ok ? 1 : 0, o.source]);
+        if (o.source === 'written-verifier') written++;
+      }
+    }
+    expect(written).toBeGreaterThan(0);
   });
 
   it('taskgen attempt --attempts 2 killed with SIGKILL and run again makes the same tries, none twice', async () => {
