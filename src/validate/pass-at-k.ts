@@ -12,14 +12,14 @@ import { compareCodePoints } from '../core/py/text';
 import { EpisodeSchema, JudgeRecordSchema, TaskSchema } from '../core/schemas';
 import { episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { EPISODE_FILES, judgeDirOf, judgeRecordFile, runFile, verifiersFileOf } from '../files/layout';
-import { episodeOutcome, recordedResults, type OutcomeSource } from '../attempt/reward';
+import { episodeOutcome, recordedResults } from '../attempt/reward';
 import { writtenFor } from '../claims/grade';
 import { readWrittenVerifiers } from '../verifiers/file';
 import { runTries } from '../files/tries';
 import type { FileStore } from '../files/types';
 
 /** Where a try's success came from: the task's verifier, else its written verifier, else the judge (`decideReward`). */
-export type TrySuccessSource = OutcomeSource;
+export type TrySuccessSource = 'verifier' | 'written-verifier' | 'judge';
 
 /** One try of a task as pass@k counts it. */
 export interface TryOutcome {
