@@ -57,6 +57,11 @@ const EPISODES: Fixture[] = Array.from({ length: 3 * SITES.length }, (_, i) => {
 });
 /** Whether try `n` (2 or more) of episode `i` succeeds: site by site from always failing to always succeeding. */
 const laterTry = (i: number, n: number) => (i * 37 + n * 53) % 100 < (100 * (i % SITES.length)) / (SITES.length - 1);
+/** Every episode the run report lists: try 1's, then tries 2..TRIES (3 steps, not judged, their verifier's result). */
+const ALL: Fixture[] = [
+  ...EPISODES,
+  ...Array.from({ length: TRIES - 1 }, (_, k) => EPISODES.map((e, i) => ({ ...e, steps: 3, verdict: 'none' as const, ok: laterTry(i, k + 2), judgeUsage: false, rows: null }))).flat(),
+];
 const BUDGET = 300;
 
 async function writeFixture(root: string): Promise<{ run: string; rows: string }> {
@@ -229,20 +234,20 @@ describe('charts in Chromium', () => {
   it('the run report: one bar per site and verdict, a bin per step count, a 2x2 per site, tokens per stage and model, pass@k of 52 sites', async () => {
     const { page, errors } = await open(index);
     const verdictKey = (e: Fixture) => e.verdict;
-    expect(await marks(page, 'fig-outcomes-site', 'bar')).toBe(distinct(EPISODES, (e) => `${e.site}/${verdictKey(e)}`));
-    expect(await marks(page, 'fig-outcomes-kind', 'bar')).toBe(distinct(EPISODES, (e) => `${e.kind}/${verdictKey(e)}`));
-    const counted = EPISODES.filter((e) => e.steps !== null);
+    expect(await marks(page, 'fig-outcomes-site', 'bar')).toBe(distinct(ALL, (e) => `${e.site}/${verdictKey(e)}`));
+    expect(await marks(page, 'fig-outcomes-kind', 'bar')).toBe(distinct(ALL, (e) => `${e.kind}/${verdictKey(e)}`));
+    const counted = ALL.filter((e) => e.steps !== null);
     // a bin per step count up to 40 counts; the fixture's 150 steps make bins of 4, labelled 148–151
     const binWidth = Math.ceil((Math.max(...counted.map((e) => e.steps!)) + 1) / 40);
     expect(binWidth).toBe(4);
     expect(await marks(page, 'fig-steps', 'bin')).toBe(distinct(counted, (e) => String(Math.floor(e.steps! / binWidth))));
-    const paired = EPISODES.filter((e) => e.ok !== null && e.verdict !== 'none');
+    const paired = ALL.filter((e) => e.ok !== null && e.verdict !== 'none');
     expect(await marks(page, 'fig-judge-verifier', 'cell')).toBe(4 * distinct(paired, (e) => e.site));
     // the agent's model (input and output) and the one judge model whose records carry tokens
-    expect(await marks(page, 'fig-usage', 'bar')).toBe(2 * (distinct(counted, () => 'qwen-test') + distinct(EPISODES.filter((e) => e.judgeUsage), () => 'gemini')));
+    expect(await marks(page, 'fig-usage', 'bar')).toBe(2 * (distinct(EPISODES.filter((e) => e.steps !== null), () => 'qwen-test') + distinct(EPISODES.filter((e) => e.judgeUsage), () => 'gemini')));
 
     // the numbers are one hover away: the title of alpha's SUCCESS bar
-    const alpha = EPISODES.filter((e) => e.site === 'alpha');
+    const alpha = ALL.filter((e) => e.site === 'alpha');
     const successes = alpha.filter((e) => e.verdict === 'success').length;
     const title = await page.locator('#fig-outcomes-site [data-mark="bar"][data-series="judged SUCCESS"] title').first().textContent();
     expect(title).toBe(`alpha: judged SUCCESS ${successes} episodes (${((100 * successes) / alpha.length).toFixed(1)}%)`);
