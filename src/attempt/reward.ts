@@ -127,8 +127,12 @@ export async function episodeOutcome(
     const reward = await readEpisodeReward(store, episodeDir, { task, written, judge: verdict });
     if (reward.source === 'verifier' || reward.source === 'written-verifier') return { success: reward.reward === 1, source: reward.source, from: 'evidence' };
   }
-  if (recorded !== undefined) return { success: recorded, source: !task.verifier && written ? 'written-verifier' : 'verifier', from: 'recorded' };
-  return { success: verdict, source: verdict === null ? null : 'judge', from: null };
+  return recordedOutcome(task, written, recorded) ?? { success: verdict, source: verdict === null ? null : 'judge', from: null };
+}
+
+/** The result a run recorded for an episode, named after the verifier its task has; `null` when it recorded none. */
+export function recordedOutcome(task: Task, written: Claim | null, recorded: boolean | undefined): EpisodeOutcome | null {
+  return recorded === undefined ? null : { success: recorded, source: !task.verifier && written ? 'written-verifier' : 'verifier', from: 'recorded' };
 }
 
 /** `{task_id: ok}` of a run dir's results file (`results_regraded.jsonl` wins, as in the seed), ok as Python's truth; a later line wins. */

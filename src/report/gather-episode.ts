@@ -15,7 +15,7 @@ import { issueOf, type ReportRunData } from './gather-run';
 import type { ReportEpisodeDetail, ReportEpisodeSummary, ReportIssue, ReportShot } from './types';
 import { EPISODE_FILES } from '../files/layout';
 import { judgedSetupOf } from '../files/episode-id';
-import { episodeOutcome, type EpisodeOutcome } from '../attempt/reward';
+import { episodeOutcome, recordedOutcome, type EpisodeOutcome } from '../attempt/reward';
 import type { Claim } from '../claims/schema';
 
 /** Options of {@link readReportEpisode}. */
@@ -166,8 +166,8 @@ async function verifierOutcome(
   } catch (error) {
     report(issueOf(error, path.join(dir, EPISODE_FILES.gradeInputs)));
   }
-  if (outcome?.from) return { success: outcome.success!, source: outcome.source as 'verifier' | 'written-verifier', recorded: outcome.from === 'recorded' };
-  return recorded === undefined ? null : { success: recorded, source: !task.verifier && written ? 'written-verifier' : 'verifier', recorded: true };
+  const known = outcome?.from ? outcome : recordedOutcome(task, written, recorded);
+  return known ? { success: known.success!, source: known.source as 'verifier' | 'written-verifier', recorded: known.from === 'recorded' } : null;
 }
 
 /** What gave the verifier result, in words. */
