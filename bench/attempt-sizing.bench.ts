@@ -3,7 +3,9 @@
  * sandbox's pages, with a model that takes 1 s per step. Both visit the same pages in the same order: per step the
  * harness observes (page script + screenshot), waits 1 s in its policy, and does a `goto`; the bare loop takes
  * `page.screenshot()` (1280x800) and one `ariaSnapshot()`, waits 1 s and navigates, in a plain context of a plain
- * Chromium (launched by Playwright with only the container flags, not the harness's cheaper ones). Per
+ * Chromium (launched by Playwright with only the container flags, not the harness's cheaper ones): the full browser
+ * (`SIZING_PLAIN_CHROMIUM`, default /usr/bin/chromium) and, where the harness launches another binary (the headless
+ * shell), that binary too (`bare-shell`). `SIZING_BEFORE=1` adds the harness on the full browser's plain launch. Per
  * concurrency (1, 8, 24): steps/s, and CPU seconds per step of this process (the harness or the bare loop's client),
  * of Chromium (the chromium processes under this one, from /proc) and of the sandbox server (a child process of its
  * own, so its CPU is apart), and Chromium's memory (PSS) per episode in flight. Cores per GPU = CPU s per step x
@@ -17,9 +19,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import type { Browser } from 'playwright-core';
 import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
-import { CHROMIUM_ARGS, VIEWPORT } from '../src/browser/host';
+import { CHROMIUM_ARGS, VIEWPORT, chromiumPath } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
 import { childPids, descendantsCpu, descendantsCpuByKind, descendantsPss, processCpu } from './proc-cpu';
 import { startSandboxProcess } from './sandbox-process';
@@ -48,10 +51,10 @@ interface Figures {
   chromiumByKind: Map<string, number>;
 }
 
-// One measured run: wall time, CPU seconds of this process, of Chromium (leaving out the other side's browser)
+// One measured run: wall time, CPU seconds of this process, of Chromium (leaving out the other sides' browsers)
 // and of the sandbox, and Chromium's peak memory (sampled every 500 ms), around `work`.
-async function measure(sandbox: ChildProcess, other: number, concurrency: number, work: () => Promise<number>): Promise<Figures> {
-  const chromium = { exclude: [sandbox.pid!, other], name: CHROMIUM };
+async function measure(sandbox: ChildProcess, others: number[], concurrency: number, work: () => Promise<number>): Promise<Figures> {
+  const chromium = { exclude: [sandbox.pid!, ...others], name: CHROMIUM };
   const cpu = () => ({
     self: process.cpuUsage(),
     chromium: descendantsCpu(process.pid, chromium),
@@ -149,13 +152,26 @@ async function bare(host: Pick<BrowserHost, 'browser'>, url: string, pages: Map<
 
 const { child, url } = await startSandboxProcess();
 const host = browserHost();
-// the bare loop's browser: Playwright's defaults and the container flags only
+// The bare loop's browser: Playwright's defaults and the container flags only, on the full browser (as the harness
+// launched before issue 36); and, where the harness launches the headless shell, the bare loop on a plain launch of
+// the shell too (Playwright's own choice for headless), so the harness is compared on its own binary as well.
 const { chromium } = await import('playwright-core');
-const plainBrowser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS], headless: true });
-const plain = { browser: async () => plainBrowser };
-const plainRoot = childPids(process.pid, CHROMIUM);
+const FULL = process.env.SIZING_PLAIN_CHROMIUM ?? '/usr/bin/chromium';
+const plainLaunch = async (executablePath: string) => {
+  const before = childPids(process.pid, CHROMIUM);
+  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS], headless: true });
+  return { browser, root: childPids(process.pid, CHROMIUM).find((pid) => !before.includes(pid))! };
+};
+const plain = await plainLaunch(FULL);
+const shell = chromiumPath() !== FULL ? await plainLaunch(chromiumPath()) : null;
+const hostBefore = childPids(process.pid, CHROMIUM);
 await host.browser();
-const hostRoot = childPids(process.pid, CHROMIUM).filter((pid) => !plainRoot.includes(pid));
+const hostRoot = childPids(process.pid, CHROMIUM).find((pid) => !hostBefore.includes(pid))!;
+const asHost = (b: Browser): BrowserHost => ({ browser: async () => b, launches: 1, close: async () => {} });
+// each side's browser, and the roots of the browsers its CPU leaves out
+const browsers = new Map<string, { host: BrowserHost; root: number }>([['bare', { host: asHost(plain.browser), root: plain.root }], ['harness', { host, root: hostRoot }], ['before', { host: asHost(plain.browser), root: plain.root }]]);
+if (shell) browsers.set('bare-shell', { host: asHost(shell.browser), root: shell.root });
+const othersOf = (side: string) => [...new Set([...browsers].filter(([k]) => k !== side).map(([, b]) => b.root))].filter((r) => r !== browsers.get(side)!.root);
 try {
   const source = sandboxSource({ url });
   const pages = new Map<string, string[]>();
@@ -164,21 +180,20 @@ try {
     pages.set(site, paths);
   }
   await harness(host, url, pages, 2, 2); // warm up
-  await bare(plain, url, pages, 2, 2);
+  await bare(browsers.get('bare')!.host, url, pages, 2, 2);
+  if (shell) await bare(browsers.get('bare-shell')!.host, url, pages, 2, 2);
   const rows: Array<[number, Figures, Figures]> = [];
-  // SIZING_BEFORE=1: the harness on the plain launch too (the harness's launch before its cheaper flags)
-  const before: Array<[number, Figures]> = [];
-  const sides = process.env.SIZING_BEFORE ? ['bare', 'harness', 'before'] : ['bare', 'harness'];
+  // SIZING_BEFORE=1: the harness on the plain launch of the full browser too (the harness's launch before issue 36)
+  const extra: Array<[string, number, Figures]> = [];
+  const sides = ['bare', ...(shell ? ['bare-shell'] : []), 'harness', ...(process.env.SIZING_BEFORE ? ['before'] : [])];
   for (const [n, [concurrency, episodes]] of LEVELS.entries()) {
     // the order turns round by round, so a load that drifts over the run does not favour one side
     const order = [...sides.slice(n % sides.length), ...sides.slice(0, n % sides.length)];
     const figures = new Map<string, Figures>();
     for (const which of order) {
-      figures.set(which, await (which === 'bare'
-        ? measure(child, hostRoot[0]!, concurrency, () => bare(plain, url, pages, episodes, concurrency))
-        : which === 'before'
-          ? measure(child, hostRoot[0]!, concurrency, () => harness({ ...plain, launches: 1, close: async () => {} }, url, pages, episodes, concurrency))
-          : measure(child, plainRoot[0]!, concurrency, () => harness(host, url, pages, episodes, concurrency))));
+      const side = browsers.get(which)!;
+      const work = which.startsWith('bare') ? () => bare(side.host, url, pages, episodes, concurrency) : () => harness(side.host, url, pages, episodes, concurrency);
+      figures.set(which, await measure(child, othersOf(which), concurrency, work));
     }
     rows.push([concurrency, figures.get('harness')!, figures.get('bare')!]);
     const total = (f: Figures) => ((f.harnessCpu + f.chromiumCpu + f.sandboxCpu) / f.steps).toFixed(3);
@@ -188,7 +203,7 @@ try {
       const kinds = [...f.chromiumByKind].filter(([, v]) => v >= 0.005 * f.steps).sort((a, b) => b[1] - a[1]);
       process.stderr.write(`  ${w}: Chromium CPU s per step by process: ${kinds.map(([k, v]) => `${k} ${(v / f.steps).toFixed(3)}`).join(', ')}\n`);
     }
-    if (figures.has('before')) before.push([concurrency, figures.get('before')!]);
+    for (const w of ['bare-shell', 'before']) if (figures.has(w)) extra.push([w, concurrency, figures.get(w)!]);
   }
   const w = (n: number, d = 2) => n.toFixed(d).padStart(7);
   const mb = (n: number) => `${(n / 2 ** 20).toFixed(0).padStart(5)} MB`;
@@ -201,7 +216,7 @@ try {
     const chromium = h.chromiumCpu / h.steps / (b.chromiumCpu / b.steps);
     process.stdout.write(`c=${String(c).padEnd(4)} |         ${cells(h)} |           ${cells(b)} | ${w(speed)}x     ${w(chromium)}x\n`);
   }
-  for (const [c, f] of before) process.stdout.write(`c=${String(c).padEnd(4)} | before:  ${cells(f)}\n`);
+  for (const [which, c, f] of extra) process.stdout.write(`c=${String(c).padEnd(4)} | ${`${which}:`.padEnd(11)} ${cells(f)}\n`);
   const [, h8, b8] = rows.find(([c]) => c === 8) ?? rows.at(-1)!;
   const speed8 = h8.steps / h8.seconds / (b8.steps / b8.seconds);
   const chromium8 = h8.chromiumCpu / h8.steps / (b8.chromiumCpu / b8.steps);
@@ -214,14 +229,18 @@ try {
     const total = (f: Figures) => (f.harnessCpu + f.chromiumCpu + f.sandboxCpu) / f.steps;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const of = (pick: (h: Figures, b: Figures) => number) => median(eights.map(([, h, b]) => pick(h, b)).filter(Number.isFinite)).toFixed(3);
-    const bs = before.filter(([c]) => c === 8).map(([, f]) => total(f));
-    if (bs.length) process.stdout.write(`c=8, median of ${bs.length} rounds: the harness on the plain launch (before) ${median(bs).toFixed(3)} CPU s per step\n`);
+    const harness8 = eights.map(([, h]) => total(h));
+    for (const [which, what] of [['before', 'the harness on the plain launch of the full browser (before)'], ['bare-shell', `the bare loop on a plain launch of ${chromiumPath()}`]] as const) {
+      const xs = extra.filter(([w, c]) => w === which && c === 8).map(([, , f]) => total(f));
+      if (xs.length === harness8.length) process.stdout.write(`c=8, median of ${xs.length} rounds: ${what} ${median(xs).toFixed(3)} CPU s per step; the harness ${median(harness8.map((h, i) => h / xs[i]!)).toFixed(3)}x it\n`);
+    }
     process.stdout.write(`c=8, median of ${eights.length} rounds: harness ${of((h) => total(h))} CPU s per step (harness ${of((h) => h.harnessCpu / h.steps)}, Chromium ${of((h) => h.chromiumCpu / h.steps)}, server ${of((h) => h.sandboxCpu / h.steps)}), bare loop ${of((_, b) => total(b))} (client ${of((_, b) => b.harnessCpu / b.steps)}, Chromium ${of((_, b) => b.chromiumCpu / b.steps)}); ratio ${of((h, b) => total(h) / total(b))}x; steps/s ratio ${of((h, b) => h.steps / h.seconds / (b.steps / b.seconds))}x\n`);
   }
   const barePerStep = (b8.harnessCpu + b8.chromiumCpu + b8.sandboxCpu) / b8.steps;
   process.stdout.write(`at c=${rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0]}: ${perStep.toFixed(3)} CPU s per step (harness + Chromium + server), ${(perStep / barePerStep).toFixed(2)}x the bare loop's ${barePerStep.toFixed(3)} (aim <= 0.6x); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
 } finally {
   await host.close();
-  await plainBrowser.close();
+  await plain.browser.close();
+  await shell?.browser.close();
   child.kill('SIGTERM');
 }

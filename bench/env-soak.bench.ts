@@ -1,15 +1,18 @@
 /**
  * The environment server over a long run (issue 36, item 1): `ENV_SOAK_EPISODES` episodes (default 1000) through
  * `ENV_SOAK_SESSIONS` concurrent sessions (default 8) against `taskgen env --sandbox` in a child process (so its RSS
- * is its own), with a client that misbehaves on a third of the episodes: it drops the connection mid-step, resets
+ * is its own), with a client that misbehaves on a quarter of the episodes: it drops the connection mid-step, resets
  * mid-episode, sends malformed messages, goes idle past the idle timeout (2 s here), or pipelines a step before the
- * previous answer came. The other episodes follow the sandbox task bank's oracle (a few steps each).
- * Every `ENV_SOAK_ROW` episodes (default 100) a row, taken as that episode starts (every session busy): the server's RSS, Chromium's PSS (its processes'
- * smaps_rollup summed), the browser contexts and pages open (the server's `/health`), the server's open fds, steps/s
- * and the load average. At the end it checks: every finished episode recorded exactly once in the out dir (each
- * `episode.json` with its env mark, against the client's finished episodes), nothing half-written counted, no
- * context or page open, the fds back to idle; and the flatness aims (RSS and PSS of the last row within 10% of the
- * row at 300 episodes, steps/s likewise).
+ * previous answer came. The other episodes follow the sandbox task bank's oracle (a few steps each). Episode k's task
+ * and kind repeat every 100 episodes, so every window of 100 holds the same work and windows compare like with like.
+ * Every `ENV_SOAK_ROW` episodes (default 100) a row for the window that ends there, taken as its last episode starts
+ * (every session busy): the server's RSS and Chromium's PSS (its processes' smaps_rollup summed), each the median
+ * of ten readings taken through the window (one reading swings with the garbage collector and with what the
+ * sessions are doing at that instant), the browser contexts and pages open (the server's `/health`), the server's
+ * open fds, the window's steps/s and the load average. At the end it checks: every finished episode recorded exactly
+ * once in the out dir (each `episode.json` with its env mark, against the client's finished episodes), nothing
+ * half-written counted, no context or page open, the fds back to idle; and the flatness aims (RSS and PSS of the
+ * last window within 10% of the window of episodes 200-300, steps/s likewise).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -28,7 +31,8 @@ const ROW = Number(process.env.ENV_SOAK_ROW ?? 100);
 const BUDGET_MIN = Number(process.env.ENV_SOAK_MINUTES ?? Infinity);
 const IDLE_S = 2;
 const MAX_STEPS = 8;
-const TASKS = 64; // at most 64 tries of a task per out dir (MAX_TRIES): 64 tasks take 4,096 episodes
+// 100 episodes hold each task twice; at most 64 tries of a task per out dir (MAX_TRIES): 50 tasks take 3,200 episodes
+const TASKS = 50;
 const root = path.join(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -162,7 +166,8 @@ async function expectError(c: Conn, code: string): Promise<void> {
 }
 
 const KINDS = ['drop', 'reset-mid', 'malformed', 'idle', 'pipeline'] as const;
-const kindOf = (k: number) => KINDS[k % 15] ?? 'normal';
+// one of every four episodes misbehaves, the kinds spread out; the pattern repeats every 20 episodes
+const kindOf = (k: number) => (k % 4 === 0 ? KINDS[(k / 4) % 5]! : 'normal');
 
 // One episode of kind `kind` on `c`; returns the connection to go on with (a new one after a drop or idle close).
 async function episode(url: string, c: Conn, k: number, tasks: SandboxTask[]): Promise<Conn> {
@@ -314,9 +319,9 @@ async function main() {
   await sleep(1500);
   const idleHealth = await health(server.url); // first: its keep-alive connection is open at the end too
   const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth };
-  process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a third misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
+  process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a quarter misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
   process.stdout.write(`idle after warm-up: RSS ${idle.rss.toFixed(0)} MiB, fds ${idle.fds} (${fdsBare} before Chromium), contexts ${idle.health.browser_contexts}\n\n`);
-  process.stdout.write('| episodes | min | server RSS MiB | Chromium PSS MiB | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| episodes | min | server RSS MiB (median) | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
 
   const rows: { n: number; rss: number; pss: number; sps: number }[] = [];
   let next = 1; // episode 0 was the warm-up
@@ -324,13 +329,19 @@ async function main() {
   let lastT = performance.now();
   let lastSteps = stats.steps;
   let sampling = Promise.resolve();
+  let readings: { rss: number; pss: number }[] = [];
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  // A reading every tenth of a window; at the window's end its row, from the medians of its readings.
   const sample = (n: number) => {
     sampling = sampling.then(async () => {
+      readings.push({ rss: serverRssMiB(pid), pss: descendantsPss(pid, { name: /chrom|headless/ }) / 2 ** 20 });
+      if (n % ROW !== 0) return;
       const now = performance.now();
       const sps = (stats.steps - lastSteps) / ((now - lastT) / 1000);
       [lastT, lastSteps] = [now, stats.steps];
       const h = await health(server.url);
-      const row = { n, rss: serverRssMiB(pid), pss: descendantsPss(pid, { name: /chrom|headless/ }) / 2 ** 20, sps };
+      const row = { n, rss: median(readings.map((r) => r.rss)), pss: median(readings.map((r) => r.pss)), sps };
+      readings = [];
       rows.push(row);
       process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
     });
@@ -339,8 +350,8 @@ async function main() {
     let c = await openConn(server.url);
     while (next <= EPISODES && (performance.now() - t0) / 60_000 < BUDGET_MIN) {
       const k = next++;
-      // A row as its last episode starts, every session busy (the last row too: not after the drain).
-      if (k % ROW === 0) sample(k);
+      // Readings as episodes start, every session busy (the last row too: not after the drain).
+      if (k % Math.max(1, Math.floor(ROW / 10)) === 0) sample(k);
       for (let tries = 0; ; tries++) {
         try {
           c = await episode(server.url, c, k, tasks);
@@ -386,9 +397,9 @@ async function main() {
   check(end.health.browser_contexts === 0 && end.health.browser_pages === 0 && end.health.sessions === 0, `at the end: ${end.health.sessions} sessions, ${end.health.browser_contexts} contexts, ${end.health.browser_pages} pages open`);
   check(end.fds <= idle.fds, `server fds at the end ${end.fds}, idle after warm-up ${idle.fds} (${end.fds - idle.fds} extra)`);
   if (base && last && last !== base) {
-    check(within(last.rss, base.rss), `server RSS flat: ${last.rss.toFixed(0)} MiB at ${last.n} vs ${base.rss.toFixed(0)} at ${base.n} (${((last.rss / base.rss - 1) * 100).toFixed(1)}%)`);
-    check(within(last.pss, base.pss), `Chromium PSS flat: ${last.pss.toFixed(0)} MiB at ${last.n} vs ${base.pss.toFixed(0)} at ${base.n} (${((last.pss / base.pss - 1) * 100).toFixed(1)}%)`);
-    check(within(last.sps, base.sps), `steps/s flat: ${last.sps.toFixed(2)} at ${last.n} vs ${base.sps.toFixed(2)} at ${base.n} (${((last.sps / base.sps - 1) * 100).toFixed(1)}%)`);
+    check(within(last.rss, base.rss), `server RSS flat: ${last.rss.toFixed(0)} MiB in the window to ${last.n} vs ${base.rss.toFixed(0)} in the window to ${base.n} (${((last.rss / base.rss - 1) * 100).toFixed(1)}%)`);
+    check(within(last.pss, base.pss), `Chromium PSS flat: ${last.pss.toFixed(0)} MiB in the window to ${last.n} vs ${base.pss.toFixed(0)} in the window to ${base.n} (${((last.pss / base.pss - 1) * 100).toFixed(1)}%)`);
+    check(within(last.sps, base.sps), `steps/s flat: ${last.sps.toFixed(2)} in the window to ${last.n} vs ${base.sps.toFixed(2)} in the window to ${base.n} (${((last.sps / base.sps - 1) * 100).toFixed(1)}%)`);
   }
   if (server.log.warnings.length) process.stdout.write(`server warnings (${server.log.warnings.length}): ${server.log.warnings.slice(0, 3).join(' | ')}\n`);
   await rm(out, { recursive: true, force: true });

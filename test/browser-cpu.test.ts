@@ -1,16 +1,20 @@
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import { browserHost, type BrowserHost } from '../src/index';
-import { CHROMIUM_ARGS, openEpisodePage } from '../src/browser/host';
+import { CHROMIUM_ARGS, chromiumPath, openEpisodePage } from '../src/browser/host';
 import { observe } from '../src/browser/observe';
 import { startSandbox, type SandboxServer } from '../sandbox/index';
 
-// The harness launches Chromium with flags and features off that save CPU (src/browser/host.ts). What the model
-// and the judge receive must not change: on every sandbox site's start page, with a focused field and scrolled down,
-// the harness's observation (its screenshot's decoded pixels and its text) must equal what the same episode page
-// and observation give in the same run on a plain launch, Chromium started by Playwright with only the container
-// flags (test/agent-sandbox.test.ts checks the observation's screenshot against `page.screenshot()`'s).
+// The harness launches Debian's headless shell where installed, with flags and features off that save CPU
+// (src/browser/host.ts). What the model and the judge receive must not change: on every sandbox site's start page,
+// with a focused field and scrolled down, the harness's observation (its screenshot's decoded pixels and its text)
+// must equal what the same episode page and observation give in the same run on a plain launch of the full browser
+// (/usr/bin/chromium, started by Playwright with only the container flags: the harness's launch before this work).
+// test/agent-sandbox.test.ts checks the observation's screenshot against `page.screenshot()`'s.
+const FULL_CHROMIUM = '/usr/bin/chromium';
+const SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 let sandbox: SandboxServer;
 let host: BrowserHost;
@@ -22,7 +26,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, catalog: { variants: 1, testVariants: [] } });
   host = browserHost();
   const { chromium } = await import('playwright-core');
-  plain = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS], headless: true });
+  plain = await chromium.launch({ executablePath: FULL_CHROMIUM, args: [...CHROMIUM_ARGS], headless: true });
 });
 afterAll(async () => {
   await plain?.close();
@@ -102,8 +106,16 @@ describe('the cheaper browser', () => {
     expect(scrolledAway).toBeGreaterThan(0);
   });
 
-  it("keeps Playwright's disabled features and opens no omnibox page per context", async () => {
-    const browser = await host.browser();
+  it('launches the headless shell where it is installed and CHROMIUM_PATH names no other', () => {
+    if (process.env.CHROMIUM_PATH) expect(chromiumPath()).toBe(process.env.CHROMIUM_PATH);
+    else expect(chromiumPath()).toBe(existsSync(SHELL) ? SHELL : FULL_CHROMIUM);
+    expect(chromiumPath('/opt/chrome')).toBe('/opt/chrome');
+  });
+
+  it("keeps Playwright's disabled features on the full browser and opens no omnibox page per context", async () => {
+    // the full browser (no chrome:// pages in the headless shell), as a user without the shell has it
+    const full = browserHost({ executablePath: FULL_CHROMIUM });
+    const browser = await full.browser();
     const context = await browser.newContext();
     try {
       const page = await context.newPage();
@@ -121,6 +133,7 @@ describe('the cheaper browser', () => {
       expect(targetInfos.filter((t) => t.url.includes('omnibox')).map((t) => t.url)).toEqual([]);
     } finally {
       await context.close();
+      await full.close();
     }
   });
 });

@@ -3,6 +3,7 @@
  * with a 1280x800 page locked to the site's origin.
  * @module
  */
+import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { sameOrigin, withTimeout } from './page-util';
 import { PageWatch } from './page-watch';
@@ -78,9 +79,27 @@ const INIT_SCRIPT = `(() => {
   window.open = function (url) { if (url) location.assign(url); return window; };
 })();`;
 
+/**
+ * Where Chromium is looked for when neither `executablePath` nor `CHROMIUM_PATH` names it, first found first.
+ * Debian's headless shell (`apt-get install chromium-headless-shell`, Playwright's own choice for headless) draws
+ * the same pixels as the full browser for about half its CPU per step: no browser window, toolbar or omnibox
+ * behind each page (docs/past-one-machine.md).
+ */
+// The shell's binary itself: Debian's /usr/bin/chromium-headless-shell is a script that runs it as a child without
+// exec, so a signal to the launched process would miss the browser.
+const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
+
+/** The Chromium binary a launch uses: `executablePath`, else env `CHROMIUM_PATH`, else the first installed candidate. */
+export function chromiumPath(executablePath?: string): string {
+  return executablePath ?? process.env.CHROMIUM_PATH ?? CHROMIUM_CANDIDATES.find((p) => existsSync(p)) ?? CHROMIUM_CANDIDATES.at(-1)!;
+}
+
 /** Options of {@link browserHost}. */
 export interface BrowserOptions {
-  /** The Chromium binary. Default: env `CHROMIUM_PATH`, else `/usr/bin/chromium`. */
+  /**
+   * The Chromium binary. Default: env `CHROMIUM_PATH`, else Debian's headless shell where installed
+   * (`/usr/lib/chromium/chromium-headless-shell`: the same pixels for about half the CPU), else `/usr/bin/chromium`.
+   */
   readonly executablePath?: string;
   /** Extra Chromium flags, after {@link CHROMIUM_ARGS} (a `--disable-features` adds to the features turned off). */
   readonly args?: readonly string[];
@@ -117,7 +136,7 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
     // Loaded here, not at import: playwright-core takes about a second to load and most commands never launch.
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: options.executablePath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(options.executablePath),
       args: launchArgs(options.args),
       headless: true,
       ...(options.closeOnSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),

@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describeError } from '../core/errors';
-import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
+import { browserHost, chromiumPath, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultSitePrefix } from '../browser/site-boundary';
 import { LLMError, type LanguageModel } from '../models/types';
 
@@ -29,13 +29,14 @@ const fail = (name: string, detail: string, hint: string): PreflightCheck => ({ 
 /** Chromium launches (a shared host is launched and left open for the run; options get a browser closed after). */
 export async function checkBrowser(browser: BrowserHost | BrowserOptions | undefined): Promise<PreflightCheck> {
   const host = isBrowserHost(browser) ? browser : browserHost(browser);
+  // a shared host's own options are not seen here: its binary is taken to be the default one
+  const binary = chromiumPath(isBrowserHost(browser) ? undefined : browser?.executablePath);
   try {
     const b = await host.browser();
-    return pass('browser', `Chromium ${b.version()} launches`);
+    return pass('browser', `Chromium ${b.version()} launches (${binary})`);
   } catch (error) {
-    const path = (!isBrowserHost(browser) && browser?.executablePath) || process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-    return fail('browser', `Chromium does not launch from ${path}: ${firstLine(describeError(error))}`,
-      'install Chromium (apt-get install chromium) or set CHROMIUM_PATH to its binary');
+    return fail('browser', `Chromium does not launch from ${binary}: ${firstLine(describeError(error))}`,
+      'install Chromium (apt-get install chromium-headless-shell, or chromium) or set CHROMIUM_PATH to its binary');
   } finally {
     if (!isBrowserHost(browser)) await host.close().catch(() => {});
   }
