@@ -15,7 +15,7 @@
  * last window within 10% of the window of episodes 200-300, steps/s likewise).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -252,11 +252,48 @@ function serverRssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+// What each open fd is (`socket:[123]`, `pipe:[45]`, a path), so extra ones at the end can be named; a TCP socket
+// with its local and remote ports from /proc/<pid>/net/tcp.
+function fdKinds(pid: number): string[] {
+  const tcp = new Map<string, string>();
+  for (const line of readFileSync(`/proc/${pid}/net/tcp`, 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length > 9) tcp.set(f[9]!, `tcp ${parseInt(f[1]!.split(':')[1]!, 16)}->${parseInt(f[2]!.split(':')[1]!, 16)} state ${f[3]}`);
+  }
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+      return [inode && tcp.has(inode) ? tcp.get(inode)! : link.replace(/\[\d+\]$/, '')];
+    } catch {
+      return [];
+    }
+  });
+}
+// The fds in `now` beyond those in `before`, by kind.
+function extraFds(before: string[], now: string[]): string {
+  const left = new Map<string, number>();
+  const kind = (k: string) => k.replace(/\d+->\d+/, '->'); // a connection by kind and state, its ports aside
+  for (const k of before.map(kind)) left.set(k, (left.get(k) ?? 0) + 1);
+  const extra: string[] = [];
+  for (const k of now) {
+    const key = kind(k);
+    if (left.get(key)) left.set(key, left.get(key)! - 1);
+    else extra.push(k);
+  }
+  return extra.join(', ');
+}
+// The server's memory readings (bench/server-memory.cjs) since `since` (ms since the epoch).
+function serverMemory(file: string, since: number): { t: number; rss: number; heapUsed: number }[] {
+  const all = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
+  const got = all.map((l) => JSON.parse(l) as { t: number; rss: number; heapUsed: number }).filter((m) => m.t > since);
+  return got.length ? got : [{ t: since, rss: NaN, heapUsed: NaN }];
+}
 const health = async (url: string) => (await (await fetch(`${url}/health`)).json()) as { sessions: number; browser_contexts: number; browser_pages: number };
 
-async function startServer(out: string) {
-  const args = ['--import', 'tsx', path.join(root, 'src', 'cli.ts'), 'env', '--sandbox', '--out', out, '--port', '0', '--max-sessions', String(SESSIONS), '--max-steps', String(MAX_STEPS), '--idle-timeout', String(IDLE_S), '--no-screenshot'];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root });
+async function startServer(out: string, memoryFile: string) {
+  const args = ['--import', 'tsx', '--import', path.join(import.meta.dirname, 'server-memory.ts'), path.join(root, 'src', 'cli.ts'), 'env', '--sandbox', '--out', out, '--port', '0', '--max-sessions', String(SESSIONS), '--max-steps', String(MAX_STEPS), '--idle-timeout', String(IDLE_S), '--no-screenshot'];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root, env: { ...process.env, SOAK_MEMORY_FILE: memoryFile } });
   const log = { ended: 0, warnings: [] as string[], text: '' };
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
@@ -309,7 +346,8 @@ async function main() {
   const tasks = pickTasks();
   const out = await mkdtemp(path.join(os.tmpdir(), 'bench-env-soak-'));
   const t0 = performance.now();
-  const server = await startServer(out);
+  const memoryFile = `${out}-memory.jsonl`;
+  const server = await startServer(out, memoryFile);
   const pid = server.child.pid!;
   const fdsBare = fds(pid);
   // Warm-up: one episode on its own, then the idle figures (the browser launched, no session).
@@ -318,18 +356,19 @@ async function main() {
   await warm.close();
   await sleep(1500);
   const idleHealth = await health(server.url); // first: its keep-alive connection is open at the end too
-  const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth };
+  const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth, kinds: fdKinds(pid) };
   process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a quarter misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
   process.stdout.write(`idle after warm-up: RSS ${idle.rss.toFixed(0)} MiB, fds ${idle.fds} (${fdsBare} before Chromium), contexts ${idle.health.browser_contexts}\n\n`);
-  process.stdout.write('| episodes | min | server RSS MiB (median) | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| episodes | min | server RSS MiB (median) | RSS range | JS heap after collection MiB | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
 
-  const rows: { n: number; rss: number; pss: number; sps: number }[] = [];
+  const rows: { n: number; rss: number; pss: number; sps: number; heap: number }[] = [];
   let next = 1; // episode 0 was the warm-up
   let done = 0;
   let lastT = performance.now();
   let lastSteps = stats.steps;
   let sampling = Promise.resolve();
   let readings: { rss: number; pss: number }[] = [];
+  let windowStart = Date.now();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   // A reading every tenth of a window; at the window's end its row, from the medians of its readings.
   const sample = (n: number) => {
@@ -340,10 +379,14 @@ async function main() {
       const sps = (stats.steps - lastSteps) / ((now - lastT) / 1000);
       [lastT, lastSteps] = [now, stats.steps];
       const h = await health(server.url);
-      const row = { n, rss: median(readings.map((r) => r.rss)), pss: median(readings.map((r) => r.pss)), sps };
+      // The server's own readings of the window (one a second): the lowest JS heap is the live heap after the
+      // collector's last full pass; RSS swings with V8's sawtooth above it.
+      const own = serverMemory(memoryFile, windowStart);
+      windowStart = Date.now();
+      const row = { n, rss: median(readings.map((r) => r.rss)), pss: median(readings.map((r) => r.pss)), sps, heap: Math.min(...own.map((m) => m.heapUsed)) / 2 ** 20 };
       readings = [];
       rows.push(row);
-      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
+      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${(Math.min(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)}-${(Math.max(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)} | ${row.heap.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
     });
   };
   const worker = async () => {
@@ -372,10 +415,11 @@ async function main() {
   };
   await Promise.all(Array.from({ length: SESSIONS }, worker));
   await sampling;
-  // Keep-alive connections (the evidence client's to the sandbox, in the same process) close within seconds.
-  for (let i = 0; i < 30 && fds(pid) > idle.fds; i++) await sleep(500);
+  // Keep-alive connections (the evidence client's to the sandbox, both ends in the server's process) close when
+  // idle past the sandbox's keep-alive timeout (30 s).
+  for (let i = 0; i < 80 && fds(pid) > idle.fds; i++) await sleep(500);
   const endHealth = await health(server.url);
-  const end = { fds: fds(pid), rss: serverRssMiB(pid), health: endHealth };
+  const end = { fds: fds(pid), rss: serverRssMiB(pid), health: endHealth, kinds: fdKinds(pid) };
   server.child.kill('SIGTERM');
   await new Promise((r) => server.child.once('exit', r));
   const rec = await recorded(out);
@@ -395,14 +439,16 @@ async function main() {
   check(once === clientFinished && extra === 0 && twice === 0, `every finished episode recorded exactly once: ${clientFinished} finished by the client, ${rec.ids.size} episode.json with an env mark, ${once} of them once, ${extra} not finished by the client, ${twice} twice; the server reported ${server.log.ended} episode ends; results.jsonl rows ${rec.results}`);
   check(rec.incomplete === 0 && rec.staged === 0, `no half-written episode counted: ${rec.incomplete} counted episode dirs incomplete, ${rec.staged} entries left in _work/`);
   check(end.health.browser_contexts === 0 && end.health.browser_pages === 0 && end.health.sessions === 0, `at the end: ${end.health.sessions} sessions, ${end.health.browser_contexts} contexts, ${end.health.browser_pages} pages open`);
-  check(end.fds <= idle.fds, `server fds at the end ${end.fds}, idle after warm-up ${idle.fds} (${end.fds - idle.fds} extra)`);
+  check(end.fds <= idle.fds, `server fds at the end ${end.fds}, idle after warm-up ${idle.fds} (${end.fds - idle.fds} extra${end.fds > idle.fds ? `: ${extraFds(idle.kinds, end.kinds)}` : ''})`);
   if (base && last && last !== base) {
     check(within(last.rss, base.rss), `server RSS flat: ${last.rss.toFixed(0)} MiB in the window to ${last.n} vs ${base.rss.toFixed(0)} in the window to ${base.n} (${((last.rss / base.rss - 1) * 100).toFixed(1)}%)`);
+    check(within(last.heap, base.heap), `server JS heap after collection flat: ${last.heap.toFixed(0)} MiB in the window to ${last.n} vs ${base.heap.toFixed(0)} in the window to ${base.n} (${((last.heap / base.heap - 1) * 100).toFixed(1)}%)`);
     check(within(last.pss, base.pss), `Chromium PSS flat: ${last.pss.toFixed(0)} MiB in the window to ${last.n} vs ${base.pss.toFixed(0)} in the window to ${base.n} (${((last.pss / base.pss - 1) * 100).toFixed(1)}%)`);
     check(within(last.sps, base.sps), `steps/s flat: ${last.sps.toFixed(2)} in the window to ${last.n} vs ${base.sps.toFixed(2)} in the window to ${base.n} (${((last.sps / base.sps - 1) * 100).toFixed(1)}%)`);
   }
   if (server.log.warnings.length) process.stdout.write(`server warnings (${server.log.warnings.length}): ${server.log.warnings.slice(0, 3).join(' | ')}\n`);
   await rm(out, { recursive: true, force: true });
+  await rm(memoryFile, { force: true });
 }
 
 await main();
