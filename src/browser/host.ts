@@ -83,10 +83,9 @@ const INIT_SCRIPT = `(() => {
  * Where Chromium is looked for when neither `executablePath` nor `CHROMIUM_PATH` names it, first found first.
  * Debian's headless shell (`apt-get install chromium-headless-shell`, Playwright's own choice for headless) draws
  * the same pixels as the full browser for about half its CPU per step: no browser window, toolbar or omnibox
- * behind each page (docs/past-one-machine.md).
+ * behind each page (docs/past-one-machine.md). Its binary itself, since Debian's /usr/bin/chromium-headless-shell
+ * is a script that runs it as a child without exec, so a signal to the launched process would miss the browser.
  */
-// The shell's binary itself: Debian's /usr/bin/chromium-headless-shell is a script that runs it as a child without
-// exec, so a signal to the launched process would miss the browser.
 const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
 
 /** The Chromium binary a launch uses: `executablePath`, else env `CHROMIUM_PATH`, else the first installed candidate. */
