@@ -45,8 +45,11 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  * Features turned off because they cost CPU the agent never sees. Headless Chromium opens a browser window per
  * context, and each window preloads its omnibox's popup, a WebUI page in a renderer process of its own: a second
  * renderer per episode, started, laid out and kept, a quarter of Chromium's CPU per step in the sizing bench.
+ * And RenderDocument: with it every navigation, even within the site, builds a new frame host, widget and
+ * compositor in the renderer; without it the page's are reused, about a tenth less Chromium CPU per step on the
+ * headless shell (docs/past-one-machine.md), the same pixels.
  */
-const CHEAPER_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+const CHEAPER_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'RenderDocument'];
 
 /**
  * The flags a launch passes after Playwright's defaults: {@link CHROMIUM_ARGS}, then `extra`, with every
