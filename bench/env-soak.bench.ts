@@ -12,7 +12,8 @@
  * open fds, the window's steps/s and the load average. At the end it checks: every finished episode recorded exactly
  * once in the out dir (each `episode.json` with its env mark, against the client's finished episodes), nothing
  * half-written counted, no context or page open, the fds back to idle; and the flatness aims (RSS and PSS of the
- * last window within 10% of the window of episodes 200-300, steps/s likewise).
+ * last window within 10% of the window of episodes 200-300, steps/s likewise). `ENV_SOAK_MEMORY_FILE=path` keeps the
+ * server's own readings (one JSON line a second: `process.memoryUsage()`) there.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -305,7 +306,7 @@ async function main() {
   const tasks = pickTasks();
   const out = await mkdtemp(path.join(os.tmpdir(), 'bench-env-soak-'));
   const t0 = performance.now();
-  const memoryFile = `${out}-memory.jsonl`;
+  const memoryFile = process.env.ENV_SOAK_MEMORY_FILE ?? `${out}-memory.jsonl`;
   const server = await startServer(out, memoryFile);
   const pid = server.child.pid!;
   const fdsBare = fds(pid);
@@ -318,7 +319,7 @@ async function main() {
   const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth, kinds: fdKinds(pid) };
   process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a quarter misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
   process.stdout.write(`idle after warm-up: RSS ${idle.rss.toFixed(0)} MiB, fds ${idle.fds} (${fdsBare} before Chromium), contexts ${idle.health.browser_contexts}\n\n`);
-  process.stdout.write('| episodes | min | server RSS MiB (median) | RSS range | JS heap after collection MiB | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| episodes | min | server RSS MiB (median) | RSS range | JS heap after collection MiB | V8 heap committed MiB (median) | RSS outside it MiB (median) | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
 
   const rows: { n: number; rss: number; pss: number; sps: number; heap: number }[] = [];
   let next = 1; // episode 0 was the warm-up
@@ -343,9 +344,13 @@ async function main() {
       const own = serverMemory(memoryFile, windowStart);
       windowStart = Date.now();
       const row = { n, rss: median(readings.map((r) => r.rss)), pss: median(readings.map((r) => r.pss)), sps, heap: Math.min(...own.map((m) => m.heapUsed)) / 2 ** 20 };
+      // Where RSS is: V8's committed heap (it grows and shrinks with the collector's pace) and the rest (native
+      // memory: Buffers, malloc, code), medians of the server's own readings.
+      const committed = median(own.map((m) => m.heapTotal)) / 2 ** 20;
+      const outside = median(own.map((m) => m.rss - m.heapTotal)) / 2 ** 20;
       readings = [];
       rows.push(row);
-      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${(Math.min(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)}-${(Math.max(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)} | ${row.heap.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
+      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${(Math.min(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)}-${(Math.max(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)} | ${row.heap.toFixed(0)} | ${committed.toFixed(0)} | ${outside.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
     });
   };
   const worker = async () => {
@@ -407,7 +412,7 @@ async function main() {
   }
   if (server.log.warnings.length) process.stdout.write(`server warnings (${server.log.warnings.length}): ${server.log.warnings.slice(0, 3).join(' | ')}\n`);
   await rm(out, { recursive: true, force: true });
-  await rm(memoryFile, { force: true });
+  if (!process.env.ENV_SOAK_MEMORY_FILE) await rm(memoryFile, { force: true });
 }
 
 await main();

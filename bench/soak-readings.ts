@@ -41,9 +41,20 @@ export function extraFds(before: string[], now: string[]): string {
   }
   return extra.join(', ');
 }
+/** One of the server's own memory readings (bench/server-memory.ts), bytes: `process.memoryUsage()`. */
+export interface ServerMemoryReading {
+  readonly t: number;
+  readonly rss: number;
+  readonly heapUsed: number;
+  /** V8's committed heap: the live heap, the garbage not yet collected, and free pages it keeps. */
+  readonly heapTotal: number;
+  /** Memory of JS objects held outside the heap (Buffers, ArrayBuffers). */
+  readonly external: number;
+}
+
 /** The server's memory readings (bench/server-memory.ts) since `since` (ms since the epoch). */
-export function serverMemory(file: string, since: number): { t: number; rss: number; heapUsed: number }[] {
+export function serverMemory(file: string, since: number): ServerMemoryReading[] {
   const all = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()) : [];
-  const got = all.map((l) => JSON.parse(l) as { t: number; rss: number; heapUsed: number }).filter((m) => m.t > since);
-  return got.length ? got : [{ t: since, rss: NaN, heapUsed: NaN }];
+  const got = all.map((l) => JSON.parse(l) as ServerMemoryReading).filter((m) => m.t > since);
+  return got.length ? got : [{ t: since, rss: NaN, heapUsed: NaN, heapTotal: NaN, external: NaN }];
 }
