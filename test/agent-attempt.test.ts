@@ -208,6 +208,52 @@ describe('attempt', () => {
     }
   });
 
+  it('a run being stopped records no episode whose browser closed under it; its own browser leaves signals to it', async () => {
+    // As on SIGTERM before: the run's signal aborted, then Playwright's handler closed Chromium mid-action.
+    const own = browserHost({ closeOnSignals: false });
+    const stop = new AbortController();
+    const out = path.join(tmp, 'stopping');
+    try {
+      const run = runAttempt({
+        tasks: [fixtureTask('victim', 'Open the cart')],
+        policy: scriptedPolicy((input) => {
+          if (input.step === 1) {
+            setImmediate(() => {
+              stop.abort(new Error('stopping'));
+              void own.browser().then((b) => b.close());
+            });
+            return { click: { index: 2 } };
+          }
+          return { click: { index: 2 } };
+        }),
+        source: { baseUrl: site.baseUrl },
+        out,
+        browser: own,
+        signal: stop.signal,
+      });
+      await expect(run).rejects.toThrow('stopping');
+      expect(existsSync(path.join(out, 'victim', 'episode.json'))).toBe(false);
+    } finally {
+      await own.close();
+    }
+
+    // A browser of runAttempt's own adds no SIGINT/SIGTERM/SIGHUP handler (Playwright's would close it first).
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = signals.map((s) => process.listenerCount(s));
+    let during: number[] = [];
+    const summary = await runAttempt({
+      tasks: [fixtureTask('listener', 'Open the cart')],
+      policy: scriptedPolicy(() => {
+        during = signals.map((s) => process.listenerCount(s));
+        return { done: {} };
+      }),
+      source: { baseUrl: site.baseUrl },
+      out: path.join(tmp, 'own-browser'),
+    });
+    expect(summary.recorded).toBe(1);
+    expect(during).toEqual(before);
+  });
+
   it('keeps each episode to its own requests while others run in parallel', async () => {
     const out = path.join(tmp, 'run4');
     const words = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green'];

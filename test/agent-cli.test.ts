@@ -10,7 +10,7 @@ import { runCli, spawnScript, finish } from './helpers/cli';
 import { fixtureTask, startFixtureSite, type FixtureSite } from './agent-fixture';
 
 // `taskgen attempt` in a child process with the qwen policy on a fake OpenAI-compatible server: a run killed
-// with SIGKILL mid-run and started again ends exactly as an uninterrupted run.
+// with SIGKILL, or stopped with SIGTERM, mid-run and started again ends exactly as an uninterrupted run.
 
 const WORDS = ['kettle', 'teapot', 'mug', 'blue', 'red', 'green', 'nothing'];
 let site: FixtureSite;
@@ -116,6 +116,33 @@ describe('taskgen attempt', () => {
     expect(b.dirs).toEqual(a.dirs);
     expect(b.files).toEqual(a.files);
     for (const w of WORDS) expect(JSON.parse(b.files[w]!).images).toEqual(['step_0.png', 'step_1.png']);
+  });
+
+  it('a run stopped with SIGTERM mid-run records no episode it cut, and started again equals an uninterrupted run', async () => {
+    // As Kubernetes or a scheduler stops it: SIGTERM to the process alone, episodes in flight. Playwright's own
+    // handler used to close Chromium under them, and they were recorded as errors ("the page was closed").
+    const whole = path.join(tmp, 'whole');
+    if (!existsSync(path.join(whole, 'results.jsonl'))) expect((await finish(cli(whole))).code).toBe(0); // the first test's, unless run alone
+    const stopped = path.join(tmp, 'stopped');
+    const child = cli(stopped);
+    const exited = finish(child);
+    while ((await finishedEpisodes(stopped)) < 2 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(child.exitCode).toBeNull();
+    process.kill(child.pid!, 'SIGTERM');
+    const first = await exited;
+    expect(first.code).not.toBe(0);
+    expect(first.stderr).toContain('interrupted; run the same command again to continue');
+    const recorded = (await readdir(stopped)).filter((d) => existsSync(path.join(stopped, d, 'episode.json')));
+    expect(recorded.length).toBeLessThan(WORDS.length);
+    for (const d of recorded) expect(JSON.parse(await readFile(path.join(stopped, d, 'episode.json'), 'utf8')).outcome).toBe('done');
+
+    const rerun = await finish(cli(stopped));
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain(`${recorded.length} already finished, ${WORDS.length - recorded.length} to run`);
+    const [a, b] = [await snapshot(whole), await snapshot(stopped)];
+    expect(b.results).toBe(a.results);
+    expect(b.dirs).toEqual(a.dirs);
+    expect(b.files).toEqual(a.files);
   });
 
   it('runs the sandbox with its stand-in oracle when no server is given, and says it is a stand-in', async () => {

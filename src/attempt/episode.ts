@@ -138,7 +138,8 @@ class EpisodeTimeout extends Error {}
 
 /**
  * Runs one episode and records it. A page that crashes or closes, or a browser that dies, ends the episode
- * with outcome `error` (recorded); an {@link EpisodeFailure} or an abort leaves nothing behind.
+ * with outcome `error` (recorded), unless `signal` was aborted meanwhile; an {@link EpisodeFailure} or an abort
+ * leaves nothing behind.
  */
 export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptTaskResult> {
   checkEntry('attemptTask', options);
@@ -202,6 +203,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       blocked: ep.watch.blockedUrls,
       usage: run.usage,
     };
+    // Stopped meanwhile: a page that went away because the run is stopping is not the agent's episode.
+    if (options.signal?.aborted) throw options.signal.reason;
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     if (startRows) await writeStartRows(store, dir, startRows, consequences);
     await recorder.finish({

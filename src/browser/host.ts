@@ -110,7 +110,9 @@ export interface BrowserOptions {
   /**
    * Whether Playwright closes the browser on SIGINT, SIGTERM and SIGHUP (and exits 130 on SIGINT), before the
    * process's own handlers are done. Default true; false for an owner that stops on signals itself (the
-   * environment server's grace period) and closes the host when done.
+   * environment server's grace period) and closes the host when done. `runAttempt` and `runPipeline` launch their
+   * own browsers with false: closed under the episodes in flight, those would be recorded as errors; without the
+   * handlers a signal nobody handles ends the process, and Chromium, whose pipe closes, with it.
    */
   readonly closeOnSignals?: boolean;
 }
