@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -140,6 +140,31 @@ describe('sessions and faults', () => {
     expect(changes[1]).toBe(0);
     await Promise.all([a.close(), b.close()]);
     expect(third).toBeTruthy();
+  }, 300_000);
+
+  it('a task reset for the 81st time in one out dir is recorded as its 81st try (an RL run resets a task for days)', async () => {
+    const many = path.join(tmp, 'many');
+    const small = await serveEnv({ tasks: [info], baseUrl: sandbox.url, evidence: sandboxEvidence({ url: sandbox.url }), out: many, browser: host, maxSessions: 1 });
+    const solve = async () => {
+      const c = await connectEnv(small.url);
+      let end = await c.reset({ task_id: info.task_id });
+      for (const step of info.oracle) end = await c.step({ action: resolve(step, end.observation.elements) });
+      await c.close();
+      return end;
+    };
+    try {
+      expect(await solve()).toMatchObject({ done: true, reward: 1, observation: { metadata: { episode_dir: path.join(many, info.task_id) } } });
+      // tries 2..80 finished (the first episode's record, copied), as a long run leaves them
+      for (let n = 2; n <= 80; n++) {
+        await mkdir(path.join(many, '_tries', String(n), info.task_id), { recursive: true });
+        await copyFile(path.join(many, info.task_id, 'episode.json'), path.join(many, '_tries', String(n), info.task_id, 'episode.json'));
+      }
+      const end = await solve();
+      expect(end).toMatchObject({ done: true, reward: 1, observation: { metadata: { episode_dir: path.join(many, '_tries', '81', info.task_id) } } });
+      expect(await json(path.join(many, '_tries', '81', info.task_id, 'episode.json'))).toMatchObject({ ok: true, env: { reward: 1 } });
+    } finally {
+      await small.close();
+    }
   }, 300_000);
 
   it('an idle session is closed with an error naming it; a bad token is refused; the HTTP routes answer as OpenEnv\'s', async () => {

@@ -47,6 +47,11 @@ export class EpisodeSlots {
   /** Per run dir: the results sync running or last run, and the one waiting to start. */
   private readonly syncs = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, Promise<void>>();
+  /**
+   * Per task: the first try not seen finished. A finished episode stays finished, so a reset starts looking there
+   * instead of reading every try of the task again (an RL run gives one task hundreds of episodes).
+   */
+  private readonly firstOpen = new Map<string, number>();
   /** Per run dir: the verifier's `ok` of each finished episode seen (the episode stays on disk; only this is kept). */
   private readonly oks = new Map<string, Map<string, { readonly ok: boolean | undefined }>>();
 
@@ -55,9 +60,14 @@ export class EpisodeSlots {
   /** Claims the first free try of `task` (its run dir gets the task and the set-up first). */
   async claim(task: Task): Promise<ClaimedTry> {
     const { store } = this.options;
-    for (let n = 1; n <= MAX_TRIES; n++) {
+    let allFinished = true;
+    for (let n = this.firstOpen.get(task.task_id) ?? 1; n <= MAX_TRIES; n++) {
       const run = tryRunDir(this.options.out, n);
-      if (await readFinished(store, run, task.task_id)) continue;
+      if (await readFinished(store, run, task.task_id)) {
+        if (allFinished) this.firstOpen.set(task.task_id, n + 1);
+        continue;
+      }
+      allFinished = false; // a try in progress elsewhere may still end without an episode
       const claims = this.claimsOf(n, run);
       const got = await claims.acquire(task.task_id, async () => (await readFinished(store, run, task.task_id)) !== null);
       if (got.kind !== 'claimed') continue;

@@ -51,8 +51,11 @@ export const RESULTS_FILES: readonly string[] = Object.freeze([RUN_FILES.results
 /** The dirs of a run dir that are the library's own, not episodes (names starting with `_` are never a task id's). */
 export const RUN_DIRS = Object.freeze({ work: '_work', aside: '_aside', quarantine: '_quarantine', tries: '_tries' });
 
-/** The most tries of one task a run may hold: a bound on every loop over tries. */
-export const MAX_TRIES = 64;
+/**
+ * The most tries of one task a run may hold: a bound on every loop over tries. High, since an environment server
+ * recording an RL run gives one task an episode (a try) every time a trainer resets it, for days.
+ */
+export const MAX_TRIES = 10_000;
 
 /**
  * The run dir of try `n` of a run's tasks (1-based): the run dir itself for try 1, `<run>/_tries/<n>` past it. Each is
