@@ -77,7 +77,7 @@ export interface AttemptOptions {
   /** A browser to share (its owner closes it), or options for one this run launches and closes. */
   readonly browser?: BrowserHost | BrowserOptions;
   /**
-   * Tries per task (1 to 64): each its own episode, with its own browser context and site session, recorded in its
+   * Tries per task (1 to 10,000): each its own episode, with its own browser context and site session, recorded in its
    * own run dir (try 1 in `out`, try n in `<out>/_tries/<n>/`, `files/layout.ts`), with the policy's `forTry(n)`, so
    * a sampling policy's tries differ. Resumable per try; a shard takes tries, not tasks. Default 1: `out` is what a
    * run of one try always was.
