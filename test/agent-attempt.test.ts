@@ -209,7 +209,9 @@ describe('attempt', () => {
   });
 
   it('a run being stopped records no episode whose browser closed under it; its own browser leaves signals to it', async () => {
-    // As on SIGTERM before: the run's signal aborted, then Playwright's handler closed Chromium mid-action.
+    // As on SIGTERM before: the run's signal aborted, then Playwright's handler closed Chromium mid-action (the
+    // click's page is slow, so both land while it loads).
+    const slow = await startFixtureSite({ slowMs: 400 });
     const own = browserHost({ closeOnSignals: false });
     const stop = new AbortController();
     const out = path.join(tmp, 'stopping');
@@ -218,15 +220,15 @@ describe('attempt', () => {
         tasks: [fixtureTask('victim', 'Open the cart')],
         policy: scriptedPolicy((input) => {
           if (input.step === 1) {
-            setImmediate(() => {
+            setTimeout(() => {
               stop.abort(new Error('stopping'));
               void own.browser().then((b) => b.close());
-            });
+            }, 150);
             return { click: { index: 2 } };
           }
           return { click: { index: 2 } };
         }),
-        source: { baseUrl: site.baseUrl },
+        source: { baseUrl: slow.baseUrl },
         out,
         browser: own,
         signal: stop.signal,
@@ -235,6 +237,7 @@ describe('attempt', () => {
       expect(existsSync(path.join(out, 'victim', 'episode.json'))).toBe(false);
     } finally {
       await own.close();
+      await slow.close();
     }
 
     // A browser of runAttempt's own adds no SIGINT/SIGTERM/SIGHUP handler (Playwright's would close it first).

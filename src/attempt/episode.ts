@@ -138,7 +138,7 @@ class EpisodeTimeout extends Error {}
 
 /**
  * Runs one episode and records it. A page that crashes or closes, or a browser that dies, ends the episode
- * with outcome `error` (recorded), unless `signal` was aborted meanwhile; an {@link EpisodeFailure} or an abort
+ * with outcome `error` (recorded), unless `signal` was aborted by then; an {@link EpisodeFailure} or an abort
  * leaves nothing behind.
  */
 export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptTaskResult> {
@@ -176,6 +176,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
     const marks = new StepMarks(s); // the step map for claims (evidence_steps.json)
     const run = await loop(options, ep, recorder, signal, marks, faults);
+    // A page that went away while the run was being stopped (Chromium closed by a signal) is not the agent's error.
+    if (run.outcome === 'error' && options.signal?.aborted) throw options.signal.reason;
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     assertSiteUp(faults);
     const evidence = await infra(options.baseUrl, 'evidence', () => s.collect());
@@ -203,8 +205,6 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       blocked: ep.watch.blockedUrls,
       usage: run.usage,
     };
-    // Stopped meanwhile: a page that went away because the run is stopping is not the agent's episode.
-    if (options.signal?.aborted) throw options.signal.reason;
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     if (startRows) await writeStartRows(store, dir, startRows, consequences);
     await recorder.finish({
