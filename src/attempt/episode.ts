@@ -176,8 +176,6 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     if (landed !== null) throw new EpisodeFailure(`the start page ${start} led outside the site to ${ep.page.url().slice(0, 200)} (${landed})`);
     const marks = new StepMarks(s); // the step map for claims (evidence_steps.json)
     const run = await loop(options, ep, recorder, signal, marks, faults);
-    // A page that went away while the run was being stopped (Chromium closed by a signal) is not the agent's error.
-    if (run.outcome === 'error' && options.signal?.aborted) throw options.signal.reason;
     await ep.flushRequests(ep.watch.goneBecause ? 0 : 2000); // a dead page finishes no more requests
     assertSiteUp(faults);
     const evidence = await infra(options.baseUrl, 'evidence', () => s.collect());
@@ -205,6 +203,9 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       blocked: ep.watch.blockedUrls,
       usage: run.usage,
     };
+    // A page that went away while the run was being stopped is not the agent's error: Chromium closed by a signal
+    // (Playwright's handler, or a scheduler's SIGTERM to the whole job, whose handling may come a moment later).
+    if (run.outcome === 'error' && options.signal?.aborted) throw options.signal.reason;
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     if (startRows) await writeStartRows(store, dir, startRows, consequences);
     await recorder.finish({
