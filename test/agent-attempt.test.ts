@@ -212,7 +212,7 @@ describe('attempt', () => {
     // As on SIGTERM before: the run's signal aborted, then Playwright's handler closed Chromium mid-action (the
     // click's page is slow, so both land while it loads).
     const slow = await startFixtureSite({ slowMs: 400 });
-    const own = browserHost({ closeOnSignals: false });
+    const own = browserHost();
     const stop = new AbortController();
     const out = path.join(tmp, 'stopping');
     try {
@@ -224,7 +224,6 @@ describe('attempt', () => {
               stop.abort(new Error('stopping'));
               void own.browser().then((b) => b.close());
             }, 150);
-            return { click: { index: 2 } };
           }
           return { click: { index: 2 } };
         }),
@@ -240,7 +239,7 @@ describe('attempt', () => {
       await slow.close();
     }
 
-    // A browser of runAttempt's own adds no SIGINT/SIGTERM/SIGHUP handler (Playwright's would close it first).
+    // A browser (here runAttempt's own) adds no SIGINT/SIGTERM/SIGHUP handler (Playwright's would close it first).
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const before = signals.map((s) => process.listenerCount(s));
     let during: number[] = [];

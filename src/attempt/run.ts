@@ -216,12 +216,9 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
   emit({ type: 'run-start', tasks: given, finished: skipped, todo: units.length, shard, ...(attempts > 1 ? { attempts } : {}) });
 
   const owned = !isBrowserHost(options.browser);
-  // Not Playwright's signal handlers: they close Chromium under the episodes in flight, which would end as recorded
-  // errors; the caller's signal stops the run, and a signal nobody handles ends the process (and with it Chromium)
-  // before anything half-done is recorded.
   const host = isBrowserHost(options.browser)
     ? options.browser
-    : browserHost({ closeOnSignals: false, ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+    : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const evidence = options.evidence ?? browserEvidence();
   const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
   let recorded = 0;

@@ -109,10 +109,9 @@ export interface BrowserOptions {
   readonly onLaunch?: (launches: number) => void;
   /**
    * Whether Playwright closes the browser on SIGINT, SIGTERM and SIGHUP (and exits 130 on SIGINT), before the
-   * process's own handlers are done. Default true; false for an owner that stops on signals itself (the
-   * environment server's grace period) and closes the host when done. `runAttempt` and `runPipeline` launch their
-   * own browsers with false: closed under the episodes in flight, those would be recorded as errors; without the
-   * handlers a signal nobody handles ends the process, and Chromium, whose pipe closes, with it.
+   * process's own handlers are done. Default false: closed under the episodes in flight, those would end as recorded
+   * errors; the owner stops on signals itself (the CLI's stop, the environment server's grace period) and closes the
+   * host when done, and a signal nobody handles ends the process, and Chromium, whose pipe closes, with it.
    */
   readonly closeOnSignals?: boolean;
 }
@@ -143,7 +142,7 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
       executablePath: chromiumPath(options.executablePath),
       args: launchArgs(options.args),
       headless: true,
-      ...(options.closeOnSignals === false ? { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false } : {}),
+      ...(options.closeOnSignals ? {} : { handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false }),
     });
     launches++;
     options.onLaunch?.(launches);

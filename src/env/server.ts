@@ -75,7 +75,7 @@ export interface ServeEnvOptions {
   readonly judge?: LanguageModel;
   /** Checks hand-written verifiers. Default {@link defaultVerify}. */
   readonly verify?: VerifyFunction;
-  /** A browser to share (its owner closes it), or options for the one the server launches (left to close() on signals: `closeOnSignals` false unless given). */
+  /** A browser to share (its owner closes it), or options for the one the server launches (closed by `close()`). */
   readonly browser?: BrowserHost | BrowserOptions;
   /** Default {@link nodeStore}. */
   readonly store?: FileStore;
@@ -163,7 +163,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   const episodeTimeoutMs = options.episodeTimeoutMs ?? 1_800_000;
   const policyName = 'env';
   const owned = !isBrowserHost(options.browser);
-  const shared = isBrowserHost(options.browser) ? options.browser : browserHost({ closeOnSignals: false, ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
+  const shared = isBrowserHost(options.browser) ? options.browser : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   // The browser last handed out, so /health can count its open contexts and pages without launching one.
   let lastBrowser: Browser | null = null;
   const host: BrowserHost = {

@@ -44,8 +44,7 @@ export async function runPipeline(config: PipelineOptions): Promise<PipelineResu
   for (const { stage, reason } of plan.skipped) emit({ type: 'stage-skipped', stage, reason });
 
   const shared = isBrowserHost(config.browser);
-  // Not Playwright's signal handlers (see runAttempt): they would close Chromium under the episodes in flight.
-  const host = shared ? config.browser : browserHost({ closeOnSignals: false, ...config.browser });
+  const host = shared ? config.browser : browserHost(config.browser);
   const ctx: StageContext = { config, plan, layout, store, meter, host, emit, incomplete: [] };
   const stages: { [S in PipelineStage]?: StageSummaries[S] } = {};
 
