@@ -24,7 +24,8 @@ import { sandboxEvidence, sandboxSource } from '../sandbox/index';
 import { runAttempt, browserHost, scriptedPolicy, type BrowserHost } from '../src/index';
 import { CHROMIUM_ARGS, VIEWPORT, chromiumPath } from '../src/browser/host';
 import type { Task } from '../src/core/schemas';
-import { childPids, descendantsCpu, descendantsCpuByKind, descendantsPss, processCpu } from './proc-cpu';
+import { freshPageCost } from './fresh-pages';
+import { childPids, descendantsCpu, descendantsCpuByKind, descendantsFaults, descendantsFaultsByKind, descendantsPss, processCpu, processFaults } from './proc-cpu';
 import { startSandboxProcess } from './sandbox-process';
 
 const STEPS = 6;
@@ -49,6 +50,10 @@ interface Figures {
   pssPerEpisode: number;
   /** Chromium's CPU seconds by process kind (browser, renderer, gpu-process...). */
   chromiumByKind: Map<string, number>;
+  /** Minor page faults (memory touched for the first time) of this process, Chromium and the sandbox. */
+  faults: { harness: number; chromium: number; sandbox: number };
+  /** Chromium's minor page faults by process kind. */
+  chromiumFaultsByKind: Map<string, number>;
 }
 
 // One measured run: wall time, CPU seconds of this process, of Chromium (leaving out the other sides' browsers)
@@ -60,17 +65,27 @@ async function measure(sandbox: ChildProcess, others: number[], concurrency: num
     chromium: descendantsCpu(process.pid, chromium),
     sandbox: processCpu(sandbox.pid!) + descendantsCpu(sandbox.pid!),
   });
+  const faults = () => ({
+    harness: process.resourceUsage().minorPageFault,
+    chromium: descendantsFaults(process.pid, chromium),
+    sandbox: processFaults(sandbox.pid!) + descendantsFaults(sandbox.pid!),
+  });
   const idlePss = descendantsPss(process.pid, chromium);
   let peakPss = idlePss;
   const sampler = setInterval(() => (peakPss = Math.max(peakPss, descendantsPss(process.pid, chromium))), 500);
   const kinds0 = descendantsCpuByKind(process.pid, chromium);
+  const faultKinds0 = descendantsFaultsByKind(process.pid, chromium);
+  const faults0 = faults();
   const before = cpu();
   const t0 = performance.now();
   const steps = await work();
   const seconds = (performance.now() - t0) / 1000;
   const after = cpu();
+  const faults1 = faults();
   const chromiumByKind = descendantsCpuByKind(process.pid, chromium);
   for (const [kind, seconds] of chromiumByKind) chromiumByKind.set(kind, seconds - (kinds0.get(kind) ?? 0));
+  const chromiumFaultsByKind = descendantsFaultsByKind(process.pid, chromium);
+  for (const [kind, n] of chromiumFaultsByKind) chromiumFaultsByKind.set(kind, n - (faultKinds0.get(kind) ?? 0));
   clearInterval(sampler);
   const self = process.cpuUsage(before.self);
   return {
@@ -81,6 +96,8 @@ async function measure(sandbox: ChildProcess, others: number[], concurrency: num
     sandboxCpu: after.sandbox - before.sandbox,
     pssPerEpisode: (peakPss - idlePss) / concurrency,
     chromiumByKind,
+    faults: { harness: faults1.harness - faults0.harness, chromium: faults1.chromium - faults0.chromium, sandbox: faults1.sandbox - faults0.sandbox },
+    chromiumFaultsByKind,
   };
 }
 
@@ -202,6 +219,8 @@ try {
       const f = figures.get(w)!;
       const kinds = [...f.chromiumByKind].filter(([, v]) => v >= 0.005 * f.steps).sort((a, b) => b[1] - a[1]);
       process.stderr.write(`  ${w}: Chromium CPU s per step by process: ${kinds.map(([k, v]) => `${k} ${(v / f.steps).toFixed(3)}`).join(', ')}\n`);
+      const faultKinds = [...f.chromiumFaultsByKind].filter(([, v]) => v >= 50 * f.steps).sort((a, b) => b[1] - a[1]);
+      process.stderr.write(`  ${w}: page faults per step: ${w.startsWith('bare') ? 'client' : 'harness'} ${(f.faults.harness / f.steps).toFixed(0)}, Chromium ${(f.faults.chromium / f.steps).toFixed(0)} (${faultKinds.map(([k, v]) => `${k} ${(v / f.steps).toFixed(0)}`).join(', ')}), server ${(f.faults.sandbox / f.steps).toFixed(0)}\n`);
     }
     for (const w of ['bare-shell', 'before']) if (figures.has(w)) extra.push([w, concurrency, figures.get(w)!]);
   }
@@ -237,6 +256,12 @@ try {
     process.stdout.write(`c=8, median of ${eights.length} rounds: harness ${of((h) => total(h))} CPU s per step (harness ${of((h) => h.harnessCpu / h.steps)}, Chromium ${of((h) => h.chromiumCpu / h.steps)}, server ${of((h) => h.sandboxCpu / h.steps)}), bare loop ${of((_, b) => total(b))} (client ${of((_, b) => b.harnessCpu / b.steps)}, Chromium ${of((_, b) => b.chromiumCpu / b.steps)}); ratio ${of((h, b) => total(h) / total(b))}x; steps/s ratio ${of((h, b) => h.steps / h.seconds / (b.steps / b.seconds))}x\n`);
   }
   const barePerStep = (b8.harnessCpu + b8.chromiumCpu + b8.sandboxCpu) / b8.steps;
+  // what memory touched for the first time costs here: Chromium's fresh buffers (a screenshot takes several) cost
+  // a machine whose page faults are slow more CPU for the same work
+  const page = freshPageCost();
+  const faultsPerStep = (f: Figures) => (f.faults.harness + f.faults.chromium + f.faults.sandbox) / f.steps;
+  const faultShare = (f: Figures) => `${faultsPerStep(f).toFixed(0)} page faults per step, about ${(faultsPerStep(f) * page.fresh / 1e6).toFixed(3)} CPU s at ${page.fresh.toFixed(1)} µs each`;
+  process.stdout.write(`this machine: a 4 KiB page written for the first time costs ${page.fresh.toFixed(2)} µs of CPU, written again ${page.reused.toFixed(2)} µs; at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness ${faultShare(h8)}; bare loop ${faultShare(b8)}\n`);
   process.stdout.write(`at c=${rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0]}: ${perStep.toFixed(3)} CPU s per step (harness + Chromium + server), ${(perStep / barePerStep).toFixed(2)}x the bare loop's ${barePerStep.toFixed(3)} (aim <= 0.6x); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
 } finally {
   await host.close();

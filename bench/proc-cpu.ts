@@ -1,7 +1,9 @@
 /**
  * CPU time and memory of a process tree from /proc (Linux): user + system time of each process under a root pid,
  * plus what its reaped children left in `cutime`/`cstime`, so a Chromium renderer that exits between two readings
- * still counts; and the tree's proportional set size (PSS: shared pages split between the processes that map them).
+ * still counts; its minor page faults the same way (`minflt` + `cminflt`: memory touched for the first time, which
+ * costs CPU of its own, see bench/fresh-pages.ts); and the tree's proportional set size (PSS: shared pages split
+ * between the processes that map them).
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +20,10 @@ interface ProcStat {
   cpu: number;
   /** utime + stime alone, in seconds. */
   own: number;
+  /** minflt + cminflt: minor page faults, its reaped children's included. */
+  faults: number;
+  /** minflt alone. */
+  ownFaults: number;
 }
 
 function readStats(): ProcStat[] {
@@ -28,9 +34,13 @@ function readStats(): ProcStat[] {
       const text = readFileSync(`/proc/${name}/stat`, 'utf8');
       // the command name is in parentheses and may hold spaces: the fields start after the last ')'
       const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+      const [minflt, cminflt, utime, stime, cutime, cstime] = [7, 8, 11, 12, 13, 14].map((i) => Number(fields[i]));
       const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-      out.push({ pid: Number(name), ppid: Number(fields[1]), name: comm, cpu: (utime! + stime! + cutime! + cstime!) / TICKS, own: (utime! + stime!) / TICKS });
+      out.push({
+        pid: Number(name), ppid: Number(fields[1]), name: comm,
+        cpu: (utime! + stime! + cutime! + cstime!) / TICKS, own: (utime! + stime!) / TICKS,
+        faults: minflt! + cminflt!, ownFaults: minflt!,
+      });
     } catch {
       // the process ended while we read
     }
@@ -66,6 +76,16 @@ function descendants(root: number, filter: TreeFilter): ProcStat[] {
 export function descendantsCpu(root: number, exclude: readonly number[] | TreeFilter = []): number {
   const filter = Array.isArray(exclude) ? { exclude } : (exclude as TreeFilter);
   return descendants(root, filter).reduce((sum, s) => sum + s.cpu, 0);
+}
+
+/** Minor page faults of the processes under `root` (not `root` itself) that `filter` keeps, their reaped children's included. */
+export function descendantsFaults(root: number, filter: TreeFilter = {}): number {
+  return descendants(root, filter).reduce((sum, s) => sum + s.faults, 0);
+}
+
+/** Minor page faults of one process and its reaped children. */
+export function processFaults(pid: number): number {
+  return readStats().find((s) => s.pid === pid)?.faults ?? 0;
 }
 
 /** The PSS in bytes of the processes under `root` that `filter` keeps. */
@@ -112,12 +132,22 @@ function chromiumKind(pid: number): string {
  * children are renderers (counted as `renderer`); other exited children count as `<kind> children`.
  */
 export function descendantsCpuByKind(root: number, filter: TreeFilter = {}): Map<string, number> {
+  return byKind(root, filter, (s) => [s.own, s.cpu]);
+}
+
+/** Minor page faults of the processes under `root` that `filter` keeps, by Chromium process kind (as {@link descendantsCpuByKind}). */
+export function descendantsFaultsByKind(root: number, filter: TreeFilter = {}): Map<string, number> {
+  return byKind(root, filter, (s) => [s.ownFaults, s.faults]);
+}
+
+function byKind(root: number, filter: TreeFilter, pick: (s: ProcStat) => [own: number, withChildren: number]): Map<string, number> {
   const out = new Map<string, number>();
-  const add = (kind: string, cpu: number) => out.set(kind, (out.get(kind) ?? 0) + cpu);
+  const add = (kind: string, n: number) => out.set(kind, (out.get(kind) ?? 0) + n);
   for (const s of descendants(root, filter)) {
     const kind = chromiumKind(s.pid);
-    add(kind, s.own);
-    if (s.cpu > s.own) add(kind === 'zygote' ? 'renderer' : `${kind} children`, s.cpu - s.own);
+    const [own, all] = pick(s);
+    add(kind, own);
+    if (all > own) add(kind === 'zygote' ? 'renderer' : `${kind} children`, all - own);
   }
   return out;
 }
