@@ -167,6 +167,9 @@ async function bare(host: Pick<BrowserHost, 'browser'>, url: string, pages: Map<
   return steps;
 }
 
+// what a page touched for the first time costs here, before the browsers start and again at the end: Chromium's
+// fresh buffers (a screenshot takes several) cost a machine whose page faults are slow more CPU for the same work
+const pageCostBefore = freshPageCost();
 const { child, url } = await startSandboxProcess();
 const host = browserHost();
 // The bare loop's browser: Playwright's defaults and the container flags only, on the full browser (as the harness
@@ -256,12 +259,10 @@ try {
     process.stdout.write(`c=8, median of ${eights.length} rounds: harness ${of((h) => total(h))} CPU s per step (harness ${of((h) => h.harnessCpu / h.steps)}, Chromium ${of((h) => h.chromiumCpu / h.steps)}, server ${of((h) => h.sandboxCpu / h.steps)}), bare loop ${of((_, b) => total(b))} (client ${of((_, b) => b.harnessCpu / b.steps)}, Chromium ${of((_, b) => b.chromiumCpu / b.steps)}); ratio ${of((h, b) => total(h) / total(b))}x; steps/s ratio ${of((h, b) => h.steps / h.seconds / (b.steps / b.seconds))}x\n`);
   }
   const barePerStep = (b8.harnessCpu + b8.chromiumCpu + b8.sandboxCpu) / b8.steps;
-  // what memory touched for the first time costs here: Chromium's fresh buffers (a screenshot takes several) cost
-  // a machine whose page faults are slow more CPU for the same work
   const page = freshPageCost();
   const faultsPerStep = (f: Figures) => (f.faults.harness + f.faults.chromium + f.faults.sandbox) / f.steps;
-  const faultShare = (f: Figures) => `${faultsPerStep(f).toFixed(0)} page faults per step, about ${(faultsPerStep(f) * page.fresh / 1e6).toFixed(3)} CPU s at ${page.fresh.toFixed(1)} µs each`;
-  process.stdout.write(`this machine: a 4 KiB page written for the first time costs ${page.fresh.toFixed(2)} µs of CPU, written again ${page.reused.toFixed(2)} µs; at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness ${faultShare(h8)}; bare loop ${faultShare(b8)}\n`);
+  const faultShare = (f: Figures) => `${faultsPerStep(f).toFixed(0)} page faults per step, about ${(faultsPerStep(f) * pageCostBefore.fresh / 1e6).toFixed(3)} CPU s at the first figure`;
+  process.stdout.write(`this machine: a 4 KiB page written for the first time costs ${pageCostBefore.fresh.toFixed(2)} µs of CPU before the rounds, ${page.fresh.toFixed(2)} after (written again: ${page.reused.toFixed(2)} µs); at c=${String(rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0])}: harness ${faultShare(h8)}; bare loop ${faultShare(b8)}\n`);
   process.stdout.write(`at c=${rows.find(([c]) => c === 8)?.[0] ?? rows.at(-1)![0]}: ${perStep.toFixed(3)} CPU s per step (harness + Chromium + server), ${(perStep / barePerStep).toFixed(2)}x the bare loop's ${barePerStep.toFixed(3)} (aim <= 0.6x); a GPU serving 15 steps/s wants about ${(perStep * 15).toFixed(1)} cores\n`);
 } finally {
   await host.close();
