@@ -33,7 +33,7 @@ const ROW = Number(process.env.ENV_SOAK_ROW ?? 100);
 const BUDGET_MIN = Number(process.env.ENV_SOAK_MINUTES ?? Infinity);
 const IDLE_S = 2;
 const MAX_STEPS = 8;
-// 100 episodes hold each task twice; at most 64 tries of a task per out dir (MAX_TRIES): 50 tasks take 3,200 episodes
+// 100 episodes hold each task twice
 const TASKS = 50;
 const root = path.join(import.meta.dirname, '..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
