@@ -13,7 +13,8 @@
  * once in the out dir (each `episode.json` with its env mark, against the client's finished episodes), nothing
  * half-written counted, no context or page open, the fds back to idle; and the flatness aims (RSS and PSS of the
  * last window within 10% of the window of episodes 200-300, steps/s likewise). `ENV_SOAK_MEMORY_FILE=path` keeps the
- * server's own readings (one JSON line a second: `process.memoryUsage()`) there.
+ * server's own readings (one JSON line a second: `process.memoryUsage()`) there; `ENV_SOAK_NODE_FLAGS` adds Node flags to
+ * the server's command line (`--optimize-for-size`, for one).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -252,7 +253,7 @@ async function openConn(url: string): Promise<Conn> {
 const health = async (url: string) => (await (await fetch(`${url}/health`)).json()) as { sessions: number; browser_contexts: number; browser_pages: number };
 
 async function startServer(out: string, memoryFile: string) {
-  const args = ['--import', 'tsx', '--import', path.join(import.meta.dirname, 'server-memory.ts'), path.join(root, 'src', 'cli.ts'), 'env', '--sandbox', '--out', out, '--port', '0', '--max-sessions', String(SESSIONS), '--max-steps', String(MAX_STEPS), '--idle-timeout', String(IDLE_S), '--no-screenshot'];
+  const args = [...(process.env.ENV_SOAK_NODE_FLAGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', '--import', path.join(import.meta.dirname, 'server-memory.ts'), path.join(root, 'src', 'cli.ts'), 'env', '--sandbox', '--out', out, '--port', '0', '--max-sessions', String(SESSIONS), '--max-steps', String(MAX_STEPS), '--idle-timeout', String(IDLE_S), '--no-screenshot'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root, env: { ...process.env, SOAK_MEMORY_FILE: memoryFile } });
   const log = { ended: 0, warnings: [] as string[], text: '' };
   const url = await new Promise<string>((resolve, reject) => {
