@@ -9,7 +9,7 @@
  * (every session busy): the server's RSS and Chromium's PSS (its processes' smaps_rollup summed), each the median
  * of ten readings taken through the window (one reading swings with the garbage collector and with what the
  * sessions are doing at that instant), the browser contexts and pages open (the server's `/health`), the server's
- * open fds, the window's steps/s and the load average. At the end it checks: every finished episode recorded exactly
+ * open fds, the window's steps/s, the server process's CPU seconds per step (its Chromium apart) and the load average. At the end it checks: every finished episode recorded exactly
  * once in the out dir (each `episode.json` with its env mark, against the client's finished episodes), nothing
  * half-written counted, no context or page open, the fds back to idle; and the flatness aims (RSS and PSS of the
  * last window within 10% of the window of episodes 200-300, steps/s likewise). `ENV_SOAK_MEMORY_FILE=path` keeps the
@@ -24,7 +24,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { defaultCatalog, resolveTarget, type OracleStep, type SandboxTask } from '../sandbox/index';
-import { descendantsPss } from './proc-cpu';
+import { descendantsPss, processCpu } from './proc-cpu';
 import { extraFds, fdKinds, fds, serverMemory, serverRssMiB } from './soak-readings';
 
 const EPISODES = Number(process.env.ENV_SOAK_EPISODES ?? 1000);
@@ -320,13 +320,14 @@ async function main() {
   const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth, kinds: fdKinds(pid) };
   process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a quarter misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
   process.stdout.write(`idle after warm-up: RSS ${idle.rss.toFixed(0)} MiB, fds ${idle.fds} (${fdsBare} before Chromium), contexts ${idle.health.browser_contexts}\n\n`);
-  process.stdout.write('| episodes | min | server RSS MiB (median) | RSS range | JS heap after collection MiB | V8 heap committed MiB (median) | RSS outside it MiB (median) | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| episodes | min | server RSS MiB (median) | RSS range | JS heap after collection MiB | V8 heap committed MiB (median) | RSS outside it MiB (median) | Chromium PSS MiB (median) | contexts | pages | server fds | steps/s | server CPU s per step | load avg 1m |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
 
   const rows: { n: number; rss: number; pss: number; sps: number; heap: number }[] = [];
   let next = 1; // episode 0 was the warm-up
   let done = 0;
   let lastT = performance.now();
   let lastSteps = stats.steps;
+  let lastCpu = processCpu(pid);
   let sampling = Promise.resolve();
   let readings: { rss: number; pss: number }[] = [];
   let windowStart = Date.now();
@@ -338,7 +339,10 @@ async function main() {
       if (n % ROW !== 0) return;
       const now = performance.now();
       const sps = (stats.steps - lastSteps) / ((now - lastT) / 1000);
-      [lastT, lastSteps] = [now, stats.steps];
+      // the server process's own CPU (its Chromium is apart), per step of the window
+      const cpu = processCpu(pid);
+      const cpuPerStep = (cpu - lastCpu) / (stats.steps - lastSteps);
+      [lastT, lastSteps, lastCpu] = [now, stats.steps, cpu];
       const h = await health(server.url);
       // The server's own readings of the window (one a second): the lowest JS heap is the live heap after the
       // collector's last full pass; RSS swings with V8's sawtooth above it.
@@ -351,7 +355,7 @@ async function main() {
       const outside = median(own.map((m) => m.rss - m.heapTotal)) / 2 ** 20;
       readings = [];
       rows.push(row);
-      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${(Math.min(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)}-${(Math.max(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)} | ${row.heap.toFixed(0)} | ${committed.toFixed(0)} | ${outside.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
+      process.stdout.write(`| ${n} | ${((now - t0) / 60_000).toFixed(1)} | ${row.rss.toFixed(0)} | ${(Math.min(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)}-${(Math.max(...own.map((m) => m.rss)) / 2 ** 20).toFixed(0)} | ${row.heap.toFixed(0)} | ${committed.toFixed(0)} | ${outside.toFixed(0)} | ${row.pss.toFixed(0)} | ${h.browser_contexts} | ${h.browser_pages} | ${fds(pid)} | ${sps.toFixed(2)} | ${cpuPerStep.toFixed(3)} | ${os.loadavg()[0]!.toFixed(1)} |\n`);
     });
   };
   const worker = async () => {

@@ -5,6 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { serveEnv, type EnvEvent } from '../env/server';
 import { browserEvidence } from '../attempt/evidence';
 import type { EvidenceProvider } from '../attempt/types';
@@ -77,6 +78,11 @@ export function register(program: Command): void {
 
 async function envAction(flags: EnvFlags): Promise<void> {
   if (flags.sandbox === Boolean(flags.tasks)) throw new Error('give either --sandbox or --tasks <file>');
+  // A server that runs for days keeps its memory flat: with this V8 collects at about 1.3x the live heap, where it
+  // would otherwise let each step's screenshot reply from Chromium (a large object) fill the heap to 2-2.6x before a
+  // full pass, or not, by its own heuristic (docs/env-server.md: the soak bench with and without). The CLI owns
+  // its process; a program that embeds serveEnv passes `node --optimize-for-size` itself.
+  v8.setFlagsFromString('--optimize-for-size');
   const token = flags.tokenEnv ? process.env[flags.tokenEnv] : undefined;
   if (flags.tokenEnv && !token) throw new Error(`--token-env ${flags.tokenEnv}: the variable is not set`);
   const store = nodeStore();
