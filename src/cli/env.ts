@@ -78,11 +78,12 @@ export function register(program: Command): void {
 
 async function envAction(flags: EnvFlags): Promise<void> {
   if (flags.sandbox === Boolean(flags.tasks)) throw new Error('give either --sandbox or --tasks <file>');
-  // A server that runs for days keeps its memory flat: with this V8 collects at about 1.3x the live heap, where it
-  // would otherwise let each step's screenshot reply from Chromium (a large object) fill the heap to 2-2.6x before a
-  // full pass, or not, by its own heuristic (docs/env-server.md: the soak bench with and without). The CLI owns
-  // its process; a program that embeds serveEnv passes `node --optimize-for-size` itself.
-  v8.setFlagsFromString('--optimize-for-size');
+  // A server that runs for days keeps its memory flat: V8 grows the heap to 1.3x what its last full pass left live,
+  // where by its own heuristic it may let each step's screenshot reply from Chromium (a large object) fill it to
+  // 2-2.6x first, or not (docs/env-server.md: the soak bench with and without; `--optimize-for-size` flattens it too,
+  // for about four times the added CPU). The CLI owns its process; a program that embeds serveEnv passes the flag to
+  // node itself.
+  v8.setFlagsFromString('--heap-growing-percent=30');
   const token = flags.tokenEnv ? process.env[flags.tokenEnv] : undefined;
   if (flags.tokenEnv && !token) throw new Error(`--token-env ${flags.tokenEnv}: the variable is not set`);
   const store = nodeStore();
