@@ -1,9 +1,9 @@
 /**
  * What memory touched for the first time costs this machine: CPU µs per 4 KiB page written once in fresh memory
  * (a new WebAssembly memory each round: mapped by V8, each page a minor fault on its first write) against the same
- * writes to memory already touched. On bare metal a fault costs well under a microsecond; in some virtual machines
- * ten or more, and Chromium takes several fresh buffers per screenshot (docs/past-one-machine.md), so the same
- * browser work costs such a machine more CPU. The sizing bench prints it beside its page faults per step.
+ * writes to memory already touched. Where faults are cheap this is about a microsecond or less; on the 2-core virtual
+ * machine this project is measured on, 13-17 µs. Chromium takes several fresh buffers per screenshot
+ * (docs/past-one-machine.md), so the same browser work costs a machine whose faults are slow more CPU. The sizing bench prints it beside its page faults per step.
  * @module
  */
 
