@@ -85,7 +85,7 @@ export async function startFixtureSite(options: { slowMs?: number } = {}): Promi
       };
       const html = (text: string, status = 200) => send(status, 'text/html; charset=utf-8', text);
       const p = url.pathname;
-      if (p.startsWith('/static/')) return send(200, p.endsWith('.css') ? 'text/css' : 'image/png', p.endsWith('.css') ? 'body{font-family:sans-serif}' : '');
+      if (p.startsWith('/static/')) return send(200, p.endsWith('.css') ? 'text/css' : 'image/png', p.endsWith('.css') ? 'body{font-family:sans-serif} nav a:hover{background:#fc0}' : '');
       if (p === '/sites/shop/' || p === '/sites/shop') return html(home());
       if (p === '/sites/shop/search') {
         const q = (url.searchParams.get('q') ?? '').toLowerCase();

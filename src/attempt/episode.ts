@@ -166,7 +166,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       cookies: s.cookies,
       ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
     });
-    const faults = watchSiteFaults(ep.page, origin);
+    const faults = watchSiteFaults(ep.page, origin, ep.listeners);
     // The tables before the first action: what a state claim reads the changes against.
     const startRows = s.startRows ? await infra(options.baseUrl, 'evidence', () => s.startRows!()) : null;
     const consequences = s.consequences ? await infra(options.baseUrl, 'evidence', () => s.consequences!()) : [];

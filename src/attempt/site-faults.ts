@@ -6,6 +6,7 @@
  * @module
  */
 import type { Page, Request, Response } from 'playwright-core';
+import type { Listeners } from '../browser/page-util';
 
 // Chromium's network errors that mean the server is down or dropped the connection; a request the harness blocked
 // (`ERR_BLOCKED_BY_CLIENT`) or the page cancelled (`ERR_ABORTED`) is not one.
@@ -16,19 +17,19 @@ export interface SiteFaults {
   readonly first: string | null;
 }
 
-/** Starts watching the requests of `page`'s context to `origin`. */
-export function watchSiteFaults(page: Page, origin: string): SiteFaults {
+/** Starts watching the requests of `page`'s context to `origin`, its listeners added through `listeners`. */
+export function watchSiteFaults(page: Page, origin: string, listeners: Listeners): SiteFaults {
   const faults: { first: string | null } = { first: null };
   const note = (text: string) => {
     faults.first ??= text;
   };
   const context = page.context();
-  context.on('requestfailed', (request: Request) => {
+  listeners.on(context, 'requestfailed', (request: Request) => {
     const text = request.failure()?.errorText ?? '';
     if (SERVER_DOWN.test(text) && sameOrigin(request.url(), origin)) note(`${text} on ${request.method()} ${request.url().slice(0, 200)}`);
   });
   // A page of the site that the server could not make (5xx); a failed fetch of a page is the page's own business.
-  context.on('response', (response: Response) => {
+  listeners.on(context, 'response', (response: Response) => {
     const request = response.request();
     if (response.status() >= 500 && request.isNavigationRequest() && sameOrigin(response.url(), origin)) {
       note(`HTTP ${response.status()} on ${request.method()} ${response.url().slice(0, 200)}`);

@@ -5,10 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { sameOrigin, withTimeout } from './page-util';
+import { Listeners, sameOrigin, withTimeout } from './page-util';
+import { releasePage, takeIdlePage, type PooledPage } from './page-pool';
 import { PageWatch } from './page-watch';
 import { HIDE_CARET_CSS } from './screenshot';
-import { EVIDENCE_PREFIX, describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
+import { EVIDENCE_PREFIX, describeBoundary, outsideSite, siteBoundary } from './site-boundary';
 import type { BrowserRequest } from './types';
 
 /** The viewport of every episode, and so the size of every screenshot. */
@@ -181,9 +182,11 @@ export interface EpisodePage {
   readonly origin: string;
   /** The site's path prefix on it (`/`: the whole origin). */
   readonly prefix: string;
+  /** Where the episode's own listeners on the page and its context go: removed when the episode ends. */
+  readonly listeners: Listeners;
   /** Waits (at most `capMs`) until every started request was reported to `onRequest`. */
   flushRequests(capMs?: number): Promise<void>;
-  /** Closes the context (and its page). */
+  /** Ends the episode's hold on the page: emptied and kept for the next episode (src/browser/page-pool.ts), or closed. */
   close(): Promise<void>;
 }
 
@@ -203,13 +206,49 @@ export interface EpisodePageOptions {
 }
 
 /**
- * A fresh context and page for one episode: 1280x800, service workers off (so every request is seen), one tab
- * (new-window links open in place), every request to another origin aborted and reported to the page's
- * {@link PageWatch}.
+ * A page for one episode, as fresh as a new context's: 1280x800, service workers off (so every request is seen), one
+ * tab (new-window links open in place), every request that leaves the site aborted and reported to the page's
+ * {@link PageWatch}. An emptied page kept from an earlier episode when one waits (src/browser/page-pool.ts), else a
+ * new context.
  */
 export async function openEpisodePage(host: BrowserHost, options: EpisodePageOptions): Promise<EpisodePage> {
   const { origin } = options;
   const browser = await host.browser();
+  const slot = takeIdlePage(browser) ?? (await newPooledPage(browser));
+  slot.uses++;
+  const { context, page } = slot;
+  const listeners = new Listeners();
+  try {
+    if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
+    const boundary = siteBoundary(origin, options.prefix ?? '/');
+    const watch = new PageWatch(page, origin, describeBoundary(boundary), listeners);
+    slot.episode = { boundary, watch };
+    slot.origin = origin;
+    listeners.on(browser, 'disconnected', () => watch.markGone('the browser died'));
+    const requests = options.onRequest ? requestReporter(context, origin, options.onRequest, listeners) : null;
+    return {
+      context,
+      page,
+      watch,
+      origin,
+      prefix: boundary.prefix,
+      listeners,
+      flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
+      async close() {
+        listeners.removeAll();
+        await releasePage(browser, slot);
+      },
+    };
+  } catch (error) {
+    listeners.removeAll();
+    await context.close().catch(() => {});
+    throw error;
+  }
+}
+
+// A new context and page whose route keeps each episode inside its site, the one it serves at the time: the site's
+// requests (and the origin's shared styles and images) go through, any other is aborted and reported.
+async function newPooledPage(browser: Browser): Promise<PooledPage> {
   const context = await browser.newContext({
     viewport: VIEWPORT,
     deviceScaleFactor: 1,
@@ -219,55 +258,30 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
     timezoneId: 'UTC',
   });
   try {
-    if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
     await context.addInitScript({ content: INIT_SCRIPT });
     const page = await context.newPage();
-    const boundary = siteBoundary(origin, options.prefix ?? '/');
-    const watch = new PageWatch(page, origin, describeBoundary(boundary));
-    // Only requests that leave the site's prefix reach this handler; the site's own are not intercepted.
-    await context.route(outsidePrefix(boundary), (route) => {
+    const slot: PooledPage = { context, page, episode: null, uses: 0, origin: null, cdp: null, timer: null };
+    await context.route(ANY_URL, (route) => {
       const request = route.request();
-      const reason = outsideSite(request.url(), boundary);
+      const episode = slot.episode;
+      // between episodes nothing goes out: the last document's requests are not the next episode's
+      if (!episode) return route.abort('blockedbyclient').catch(() => {});
+      const { origin } = episode.boundary;
+      const reason = outsideSite(request.url(), episode.boundary);
       const navigation = request.isNavigationRequest();
       const shared = sameOrigin(request.url(), origin) && !navigation && !new URL(request.url()).pathname.startsWith(EVIDENCE_PREFIX);
       if (reason === null || shared) return route.continue().catch(() => {});
-      watch.blocked(request.url(), navigation && request.frame() === page.mainFrame());
+      episode.watch.blocked(request.url(), navigation && request.frame() === page.mainFrame());
       return route.abort('blockedbyclient').catch(() => {});
     });
-    // The browser outlives the episode: its listener goes with the context, or every episode would leave one
-    // behind, holding its page (a long-lived server ran thousands).
-    const gone = () => watch.markGone('the browser died');
-    browser.once('disconnected', gone);
-    context.once('close', () => browser.off('disconnected', gone));
-    const requests = options.onRequest ? requestReporter(context, origin, options.onRequest) : null;
-    return {
-      context,
-      page,
-      watch,
-      origin,
-      prefix: boundary.prefix,
-      flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
-      close: () => context.close().catch(() => {}),
-    };
+    return slot;
   } catch (error) {
     await context.close().catch(() => {});
     throw error;
   }
 }
 
-/** A URL pattern for every http(s) or ws(s) URL outside the boundary's origin and prefix, and its evidence API. */
-export function outsidePrefix(boundary: SiteBoundary): RegExp {
-  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const inside = boundary.prefix === '/' ? `${esc(boundary.origin)}(?:[/?#]|$)` : `${esc(boundary.origin)}${esc(boundary.prefix.slice(0, -1))}(?:[/?#]|$)`;
-  const admin = `${esc(boundary.origin)}${esc(EVIDENCE_PREFIX.slice(0, -1))}(?:[/?#]|$)`;
-  return new RegExp(`^(?:(?!${inside})|(?=${admin}))(?:https?|wss?):`, 'i');
-}
-
-/** A URL pattern for every http(s) or ws(s) URL outside `origin`. */
-export function otherOrigins(origin: string): RegExp {
-  const escaped = origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return new RegExp(`^(?!${escaped}(?:[/?#]|$))(?:https?|wss?):`, 'i');
-}
+const ANY_URL = /^(?:https?|wss?):/i;
 
 // Reports same-origin requests in the order they started, each once it has finished or failed; a request that
 // never ends is reported with status null when the episode flushes.
@@ -275,10 +289,11 @@ function requestReporter(
   context: BrowserContext,
   origin: string,
   report: (request: BrowserRequest) => void,
+  listeners: Listeners,
 ): { flush(capMs: number): Promise<void> } {
   const open = new Map<Request, (status: number | null) => void>();
   let chain: Promise<void> = Promise.resolve();
-  context.on('request', (r) => {
+  listeners.on(context, 'request', (r: Request) => {
     if (!sameOrigin(r.url(), origin)) return;
     const ended = new Promise<number | null>((resolve) => open.set(r, resolve));
     const entry: Omit<BrowserRequest, 'status'> = {
@@ -300,13 +315,13 @@ function requestReporter(
     open.get(r)?.(status);
     open.delete(r);
   };
-  context.on('requestfinished', (r) => {
+  listeners.on(context, 'requestfinished', (r: Request) => {
     void r.response().then(
       (res) => end(r, res ? res.status() : null),
       () => end(r, null),
     );
   });
-  context.on('requestfailed', (r) => end(r, null));
+  listeners.on(context, 'requestfailed', (r: Request) => end(r, null));
   return {
     async flush(capMs) {
       await withTimeout(chain, capMs);

@@ -29,3 +29,30 @@ export async function withTimeout(p: Promise<unknown>, ms: number): Promise<void
   await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
   clearTimeout(timer);
 }
+
+// Playwright's emitters (page, context, browser), loosely: their `on` and `off` are overloaded per event.
+interface Emitter {
+  on(event: string, listener: never): unknown;
+  off(event: string, listener: never): unknown;
+}
+
+/**
+ * Listeners added through it, removed all at once: an episode's listeners on a page that outlives the episode (kept
+ * for the next one), so none of them hears the next episode's events.
+ */
+export class Listeners {
+  private readonly added: Array<() => void> = [];
+
+  /** Adds `listener` for `event` on `target`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each event's listener has its own arguments
+  on(target: Emitter, event: string, listener: (...args: any[]) => void): void {
+    const emitter = target as unknown as { on(e: string, l: unknown): unknown; off(e: string, l: unknown): unknown };
+    emitter.on(event, listener);
+    this.added.push(() => emitter.off(event, listener));
+  }
+
+  /** Removes every listener added so far. */
+  removeAll(): void {
+    for (const off of this.added.splice(0)) off();
+  }
+}

@@ -3,8 +3,8 @@
  * popups and crashes, so an action can wait until the page has settled and report what happened.
  * @module
  */
-import type { Page, Request } from 'playwright-core';
-import { PageGoneError, rethrowGone, sameOrigin, withTimeout } from './page-util';
+import type { Dialog, Frame, Page, Request } from 'playwright-core';
+import { Listeners, PageGoneError, rethrowGone, sameOrigin, withTimeout } from './page-util';
 
 export { PageGoneError } from './page-util';
 
@@ -34,6 +34,8 @@ export class PageWatch {
     private readonly origin: string,
     /** What the agent is told it may reach. Default the origin. */
     private readonly scope: string = origin,
+    /** Where its listeners go, so the episode that owns the page can remove them when it ends. */
+    listeners: Listeners = new Listeners(),
   ) {
     this.gone = new Promise<never>((_, reject) => {
       this.onGone = (reason) => reject(new PageGoneError(reason));
@@ -41,23 +43,23 @@ export class PageWatch {
     this.gone.catch(() => {});
     // Requests of the whole context, so a popup's count too.
     const context = page.context();
-    context.on('request', (r) => {
+    listeners.on(context, 'request', (r: Request) => {
       this.inflight.add(r);
       this.started++;
       this.wake();
     });
-    context.on('requestfinished', (r) => this.ended(r));
-    context.on('requestfailed', (r) => this.ended(r));
-    page.on('framenavigated', (f) => {
+    listeners.on(context, 'requestfinished', (r: Request) => this.ended(r));
+    listeners.on(context, 'requestfailed', (r: Request) => this.ended(r));
+    listeners.on(page, 'framenavigated', (f: Frame) => {
       if (f === page.mainFrame()) this.navigations++;
     });
-    page.on('dialog', (d) => {
+    listeners.on(page, 'dialog', (d: Dialog) => {
       this.notes.push(`the page showed a ${d.type()} dialog ${JSON.stringify(d.message().slice(0, 200))}; it was accepted`);
       this.track(d.accept().catch(() => {}));
     });
-    page.on('popup', (popup) => this.track(this.adoptPopup(popup)));
-    page.on('crash', () => this.markGone('the page crashed'));
-    page.on('close', () => this.markGone('the page was closed'));
+    listeners.on(page, 'popup', (popup: Page) => this.track(this.adoptPopup(popup)));
+    listeners.on(page, 'crash', () => this.markGone('the page crashed'));
+    listeners.on(page, 'close', () => this.markGone('the page was closed'));
   }
 
   /** Why the page is gone, or null while it lives. */

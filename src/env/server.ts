@@ -15,6 +15,7 @@ import { parseWith } from '../core/io';
 import type { FileStore } from '../files/types';
 import { nodeStore } from '../files/node';
 import { browserHost, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
+import { idlePageCount } from '../browser/page-pool';
 import { defaultSitePrefix, siteBoundary, startUrlOf } from '../browser/site-boundary';
 import type { EvidenceProvider } from '../attempt/types';
 import { browserEvidence } from '../attempt/evidence';
@@ -174,8 +175,11 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     close: () => shared.close(),
   };
   const browserOpen = () => {
-    const contexts = lastBrowser?.isConnected() ? lastBrowser.contexts() : [];
-    return { contexts: contexts.length, pages: contexts.reduce((n, c) => n + c.pages().length, 0) };
+    if (!lastBrowser?.isConnected()) return { contexts: 0, pages: 0 };
+    // an emptied page kept for the next episode (one context, one page) serves none
+    const contexts = lastBrowser.contexts();
+    const kept = idlePageCount(lastBrowser);
+    return { contexts: contexts.length - kept, pages: contexts.reduce((n, c) => n + c.pages().length, 0) - kept };
   };
   const setup = attemptSetup({ policy: { name: policyName, decide: () => Promise.reject(new Error('unused')) }, maxSteps, baseUrl: options.baseUrl, sitePrefix: options.sitePrefix });
   const ctx: SessionContext = {

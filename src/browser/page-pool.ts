@@ -1,0 +1,106 @@
+/**
+ * Episode pages kept for the next episode. A fresh context per episode costs Chromium a renderer process started
+ * anew (about 0.05 CPU s per step of a 6-step episode, on the sandbox at 8 in parallel: docs/past-one-machine.md),
+ * work the agent never sees. So an episode's page, once the episode ends, is emptied and kept: its document
+ * replaced by `about:blank` (the site's scripts stop before any cookie changes), its cookies, its origin's storage
+ * (local and session storage, IndexedDB, caches) and its history cleared, the mouse moved off the page; the next
+ * episode finds it as a fresh one would be (test/browser-pool.test.ts). A page that cannot be emptied, that has
+ * another tab open, that crashed or that served {@link MAX_USES} episodes is closed instead; at most
+ * {@link MAX_IDLE} wait per browser, each at most {@link IDLE_MS}.
+ * @module
+ */
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { PageWatch } from './page-watch';
+import type { SiteBoundary } from './site-boundary';
+
+/** Episodes one page serves before it is closed, so no renderer lives for days. */
+export const MAX_USES = 100;
+/** Emptied pages kept per browser; more are closed. */
+export const MAX_IDLE = 16;
+/** How long an emptied page waits for an episode before it is closed. */
+export const IDLE_MS = 15_000;
+// Emptying a page: a bound, past which it is closed instead.
+const EMPTY_MS = 5_000;
+
+/** The episode a page serves now, which its site-boundary route reads; `null` between episodes. */
+export interface PageEpisode {
+  readonly boundary: SiteBoundary;
+  readonly watch: PageWatch;
+}
+
+/** A context with its one page, for one episode after another. */
+export interface PooledPage {
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** The episode using it now. */
+  episode: PageEpisode | null;
+  /** Episodes it has served, the current one included. */
+  uses: number;
+  /** The origin whose storage it must clear. */
+  origin: string | null;
+  cdp: CDPSession | null;
+  timer: NodeJS.Timeout | null;
+}
+
+const idle = new WeakMap<Browser, Set<PooledPage>>();
+
+/** An emptied page of `browser` to reuse, or `null` when none waits. */
+export function takeIdlePage(browser: Browser): PooledPage | null {
+  const pages = idle.get(browser);
+  for (const slot of pages ?? []) {
+    pages!.delete(slot);
+    clearTimeout(slot.timer ?? undefined);
+    slot.timer = null;
+    if (!slot.page.isClosed() && browser.isConnected()) return slot;
+  }
+  return null;
+}
+
+/** How many emptied pages of `browser` wait for an episode (open, but serving none). */
+export function idlePageCount(browser: Browser): number {
+  return idle.get(browser)?.size ?? 0;
+}
+
+/** Empties `slot`'s page after its episode and keeps it for the next, or closes its context. */
+export async function releasePage(browser: Browser, slot: PooledPage): Promise<void> {
+  slot.episode = null;
+  const pages = idle.get(browser) ?? idle.set(browser, new Set()).get(browser)!;
+  const keep = browser.isConnected() && !slot.page.isClosed() && slot.uses < MAX_USES && pages.size < MAX_IDLE && slot.context.pages().length === 1;
+  if (!keep || !(await empty(slot))) {
+    await slot.context.close().catch(() => {});
+    return;
+  }
+  slot.timer = setTimeout(() => {
+    pages.delete(slot);
+    void slot.context.close().catch(() => {});
+  }, IDLE_MS);
+  slot.timer.unref();
+  pages.add(slot);
+}
+
+// Whether the page was emptied within EMPTY_MS.
+async function empty(slot: PooledPage): Promise<boolean> {
+  const work = (async () => {
+    const { page, context } = slot;
+    // first the document, so none of the site's scripts runs on with the next episode's cookies
+    await page.goto('about:blank', { timeout: EMPTY_MS });
+    slot.cdp ??= await context.newCDPSession(page);
+    await context.clearCookies();
+    if (slot.origin) await slot.cdp.send('Storage.clearDataForOrigin', { origin: slot.origin, storageTypes: 'all' });
+    await slot.cdp.send('Page.resetNavigationHistory');
+    await page.evaluate(RESET_WINDOW);
+    // where the mouse was, a link would show hovered on the next episode's first page; a fresh page has no position
+    await slot.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: -1, y: -1 });
+    return true;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), EMPTY_MS)));
+  try {
+    return await Promise.race([work.catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// What outlives a document in its tab and no storage clearing reaches: the window's name.
+const RESET_WINDOW = "window.name = ''";
