@@ -1,6 +1,7 @@
 /**
- * The browser: one system Chromium shared by a run (relaunched if it dies), and per episode a fresh context
- * with a 1280x800 page locked to the site's origin.
+ * The browser: one system Chromium shared by a run (relaunched if it dies), and per episode a 1280x800 page
+ * locked to the site, as fresh as a new context's: an earlier episode's page emptied and kept (page-pool.ts), or a new
+ * context.
  * @module
  */
 import { existsSync } from 'node:fs';
@@ -132,7 +133,11 @@ export function isBrowserHost(b: BrowserHost | BrowserOptions | undefined): b is
   return typeof (b as BrowserHost | undefined)?.browser === 'function';
 }
 
-/** A shared Chromium; see {@link BrowserHost}. */
+/**
+ * A shared Chromium; see {@link BrowserHost}. An episode's page outlives its episode: emptied (document, cookies,
+ * storage, history, window name, mouse) and kept up to 15 s for the next episode, which finds it as a new context's
+ * page would be; that saves Chromium a renderer process per episode (docs/past-one-machine.md).
+ */
 export function browserHost(options: BrowserOptions = {}): BrowserHost {
   let current: Promise<Browser> | null = null;
   let launches = 0;
@@ -235,6 +240,7 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
       listeners,
       flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
       async close() {
+        watch.end();
         listeners.removeAll();
         await releasePage(browser, slot);
       },

@@ -63,9 +63,10 @@ export function idlePageCount(browser: Browser): number {
 
 /** Empties `slot`'s page after its episode and keeps it for the next, or closes its context. */
 export async function releasePage(browser: Browser, slot: PooledPage): Promise<void> {
+  const crashed = slot.episode?.watch.goneBecause != null;
   slot.episode = null;
   const pages = idle.get(browser) ?? idle.set(browser, new Set()).get(browser)!;
-  const keep = browser.isConnected() && !slot.page.isClosed() && slot.uses < MAX_USES && pages.size < MAX_IDLE && slot.context.pages().length === 1;
+  const keep = !crashed && browser.isConnected() && !slot.page.isClosed() && slot.uses < MAX_USES && pages.size < MAX_IDLE && slot.context.pages().length === 1;
   if (!keep || !(await empty(slot))) {
     await slot.context.close().catch(() => {});
     return;

@@ -25,6 +25,7 @@ export class PageWatch {
   private navigations = 0;
   private blockedNavigations = 0;
   private goneReason: string | null = null;
+  private over = false;
   private onGone: ((reason: string) => void) | null = null;
   /** Rejects with a {@link PageGoneError} when the page crashes or closes. */
   readonly gone: Promise<never>;
@@ -65,6 +66,14 @@ export class PageWatch {
   /** Why the page is gone, or null while it lives. */
   get goneBecause(): string | null {
     return this.goneReason;
+  }
+
+  /**
+   * Ends the watch with its episode: a popup it was still adopting is not opened in the page, which the next
+   * episode may have by then (src/browser/page-pool.ts).
+   */
+  end(): void {
+    this.over = true;
   }
 
   /** Marks the page as gone (also called when the browser disconnects). */
@@ -181,7 +190,7 @@ export class PageWatch {
     await popup.waitForURL((u) => u.href !== 'about:blank', { timeout: 3000 }).catch(() => {});
     const url = popup.url();
     await popup.close().catch(() => {});
-    if (!sameOrigin(url, this.origin)) return;
+    if (this.over || !sameOrigin(url, this.origin)) return;
     const target = new URL(url);
     this.notes.push(`the page opened ${target.pathname}${target.search} in a new tab; it was opened here instead`);
     await this.page.goto(target.href, { waitUntil: 'load', timeout: 10_000 }).catch(() => {});
