@@ -9,12 +9,13 @@ import { startFixtureSite, type FixtureSite } from './agent-fixture';
 // it as a new context's page would be, whatever the last one left behind.
 let site: FixtureSite;
 let host: BrowserHost;
+// a new context per episode: the reference a kept page must equal
 let other: BrowserHost;
 
 beforeAll(async () => {
   site = await startFixtureSite();
   host = browserHost();
-  other = browserHost();
+  other = browserHost({ keepPages: false });
 });
 afterAll(async () => {
   await host.close();
@@ -99,5 +100,13 @@ describe('a page kept for the next episode', () => {
     await crashed.close();
     expect(idlePageCount(browser)).toBe(before);
     expect(crashed.page.isClosed()).toBe(true);
+  });
+
+  it('is not kept where the host says so (keepPages: false): a new context per episode', async () => {
+    const ep = await openEpisodePage(other, { origin: site.baseUrl });
+    await ep.page.goto(HOME());
+    await ep.close();
+    expect(ep.page.isClosed()).toBe(true);
+    expect(idlePageCount(await other.browser())).toBe(0);
   });
 });

@@ -116,6 +116,12 @@ export interface BrowserOptions {
    * host when done, and a signal nobody handles ends the process, and Chromium, whose pipe closes, with it.
    */
   readonly closeOnSignals?: boolean;
+  /**
+   * Whether an episode's page is emptied and kept for the next episode (default true: as fresh as a new context's,
+   * for a renderer process less per episode); false: a new context per episode, for a site that keeps state where
+   * the emptying does not reach.
+   */
+  readonly keepPages?: boolean;
 }
 
 /** A shared browser that is launched on first use and relaunched when it has died. */
@@ -124,6 +130,8 @@ export interface BrowserHost {
   browser(): Promise<Browser>;
   /** How many times a browser was launched. */
   readonly launches: number;
+  /** Whether episodes' pages are kept for the next episode; absent: they are ({@link BrowserOptions.keepPages}). */
+  readonly keepPages?: boolean;
   /** Closes the browser. */
   close(): Promise<void>;
 }
@@ -158,6 +166,7 @@ export function browserHost(options: BrowserOptions = {}): BrowserHost {
     get launches() {
       return launches;
     },
+    keepPages: options.keepPages ?? true,
     async browser() {
       if (current) {
         const b = await current.catch(() => null);
@@ -219,7 +228,8 @@ export interface EpisodePageOptions {
 export async function openEpisodePage(host: BrowserHost, options: EpisodePageOptions): Promise<EpisodePage> {
   const { origin } = options;
   const browser = await host.browser();
-  const slot = takeIdlePage(browser) ?? (await newPooledPage(browser));
+  const keep = host.keepPages !== false;
+  const slot = (keep ? await takeIdlePage(browser) : null) ?? (await newPooledPage(browser));
   slot.uses++;
   const { context, page } = slot;
   const listeners = new Listeners();
@@ -242,7 +252,8 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
       async close() {
         watch.end();
         listeners.removeAll();
-        await releasePage(browser, slot);
+        if (keep) await releasePage(browser, slot);
+        else await context.close().catch(() => {});
       },
     };
   } catch (error) {

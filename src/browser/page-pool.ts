@@ -42,41 +42,67 @@ export interface PooledPage {
   timer: NodeJS.Timeout | null;
 }
 
-const idle = new WeakMap<Browser, Set<PooledPage>>();
+interface Pool {
+  /** Emptied, waiting for an episode. */
+  readonly ready: Set<PooledPage>;
+  /** Being emptied: each settles once its page is ready or closed. */
+  readonly emptying: Set<Promise<void>>;
+}
 
-/** An emptied page of `browser` to reuse, or `null` when none waits. */
-export function takeIdlePage(browser: Browser): PooledPage | null {
-  const pages = idle.get(browser);
-  for (const slot of pages ?? []) {
-    pages!.delete(slot);
-    clearTimeout(slot.timer ?? undefined);
-    slot.timer = null;
-    if (!slot.page.isClosed() && browser.isConnected()) return slot;
+const pools = new WeakMap<Browser, Pool>();
+const poolOf = (browser: Browser): Pool => pools.get(browser) ?? pools.set(browser, { ready: new Set(), emptying: new Set() }).get(browser)!;
+// How often an episode waits for a page being emptied (tens of ms) before it opens a new context instead.
+const MAX_WAITS = 3;
+
+/**
+ * An emptied page of `browser` to reuse, or `null` when none waits. A page still being emptied is waited for:
+ * an episode that starts as the last one ends takes that one's page rather than a new context.
+ */
+export async function takeIdlePage(browser: Browser): Promise<PooledPage | null> {
+  const pool = pools.get(browser);
+  for (let waits = 0; pool; waits++) {
+    for (const slot of pool.ready) {
+      pool.ready.delete(slot);
+      clearTimeout(slot.timer ?? undefined);
+      slot.timer = null;
+      if (!slot.page.isClosed() && browser.isConnected()) return slot;
+    }
+    if (pool.emptying.size === 0 || waits === MAX_WAITS) break;
+    await Promise.race(pool.emptying);
   }
   return null;
 }
 
-/** How many emptied pages of `browser` wait for an episode (open, but serving none). */
+/** How many pages of `browser` serve no episode: emptied and waiting, or being emptied. */
 export function idlePageCount(browser: Browser): number {
-  return idle.get(browser)?.size ?? 0;
+  const pool = pools.get(browser);
+  return pool ? pool.ready.size + pool.emptying.size : 0;
 }
 
 /** Empties `slot`'s page after its episode and keeps it for the next, or closes its context. */
 export async function releasePage(browser: Browser, slot: PooledPage): Promise<void> {
   const crashed = slot.episode?.watch.goneBecause != null;
   slot.episode = null;
-  const pages = idle.get(browser) ?? idle.set(browser, new Set()).get(browser)!;
-  const keep = !crashed && browser.isConnected() && !slot.page.isClosed() && slot.uses < MAX_USES && pages.size < MAX_IDLE && slot.context.pages().length === 1;
-  if (!keep || !(await empty(slot))) {
+  const pool = poolOf(browser);
+  const keep = !crashed && browser.isConnected() && !slot.page.isClosed() && slot.uses < MAX_USES && pool.ready.size + pool.emptying.size < MAX_IDLE && slot.context.pages().length === 1;
+  if (!keep) {
     await slot.context.close().catch(() => {});
     return;
   }
-  slot.timer = setTimeout(() => {
-    pages.delete(slot);
-    void slot.context.close().catch(() => {});
-  }, IDLE_MS);
-  slot.timer.unref();
-  pages.add(slot);
+  const done = (async () => {
+    if (!(await empty(slot))) {
+      await slot.context.close().catch(() => {});
+      return;
+    }
+    slot.timer = setTimeout(() => {
+      pool.ready.delete(slot);
+      void slot.context.close().catch(() => {});
+    }, IDLE_MS);
+    slot.timer.unref();
+    pool.ready.add(slot);
+  })().finally(() => pool.emptying.delete(done));
+  pool.emptying.add(done);
+  await done;
 }
 
 // Whether the page was emptied within EMPTY_MS.

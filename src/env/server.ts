@@ -172,6 +172,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     get launches() {
       return shared.launches;
     },
+    ...(shared.keepPages === undefined ? {} : { keepPages: shared.keepPages }),
     close: () => shared.close(),
   };
   const browserOpen = () => {
