@@ -3,10 +3,11 @@
  * anew (about 0.05 CPU s per step of a 6-step episode, on the sandbox at 8 in parallel: docs/past-one-machine.md),
  * work the agent never sees. So an episode's page, once the episode ends, is emptied and kept: its document
  * replaced by `about:blank` (the site's scripts stop before any cookie changes), its cookies, its origin's storage
- * (local and session storage, IndexedDB, caches) and its history cleared, the mouse moved off the page; the next
- * episode finds it as a fresh one would be (test/browser-pool.test.ts). A page that cannot be emptied, that has
- * another tab open, that crashed or that served {@link MAX_USES} episodes is closed instead; at most
- * {@link MAX_IDLE} wait per browser, each at most {@link IDLE_MS}.
+ * (local and session storage, IndexedDB, caches) and its history cleared, its window name emptied, its garbage
+ * collected, the mouse moved off the page; the next episode finds it as a fresh one would be
+ * (test/browser-pool.test.ts). A page that cannot be emptied, that has another tab open, that crashed or that
+ * served {@link MAX_USES} episodes is closed instead; at most {@link MAX_IDLE} wait per browser, each at most
+ * {@link IDLE_MS}.
  * @module
  */
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -14,7 +15,7 @@ import type { PageWatch } from './page-watch';
 import type { SiteBoundary } from './site-boundary';
 
 /** Episodes one page serves before it is closed, so no renderer lives for days. */
-export const MAX_USES = 100;
+export const MAX_USES = 20;
 /** Emptied pages kept per browser; more are closed. */
 export const MAX_IDLE = 16;
 /** How long an emptied page waits for an episode before it is closed. */
@@ -116,6 +117,9 @@ async function empty(slot: PooledPage): Promise<boolean> {
     if (slot.origin) await slot.cdp.send('Storage.clearDataForOrigin', { origin: slot.origin, storageTypes: 'all' });
     await slot.cdp.send('Page.resetNavigationHistory');
     await page.evaluate(RESET_WINDOW);
+    // the last episode's documents are garbage in the renderer's V8 heap, which V8 leaves to grow: about 7 MiB of
+    // PSS per 6-step episode without this, flat with it (docs/past-one-machine.md)
+    await slot.cdp.send('HeapProfiler.collectGarbage');
     // where the mouse was, a link would show hovered on the next episode's first page; a fresh page has no position
     await slot.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x: -1, y: -1 });
     return true;
