@@ -315,7 +315,8 @@ async function main() {
   const warm = await openConn(server.url);
   await finish(warm, tasks[0]!, await reset(warm, tasks[0]!));
   await warm.close();
-  await sleep(1500);
+  // past the 15 s a page kept for a next episode waits (its connection to the sandbox closes with it)
+  await sleep(17_000);
   const idleHealth = await health(server.url); // first: its keep-alive connection is open at the end too
   const idle = { fds: fds(pid), rss: serverRssMiB(pid), health: idleHealth, kinds: fdKinds(pid) };
   process.stdout.write(`server pid ${pid} at ${server.url}, ${tasks.length} tasks (oracle 2-4 steps), ${SESSIONS} sessions, ${EPISODES} episodes, a quarter misbehaving; idle timeout ${IDLE_S} s, max steps ${MAX_STEPS}, no screenshot in observations\n`);
@@ -385,8 +386,8 @@ async function main() {
   await Promise.all(Array.from({ length: SESSIONS }, worker));
   await sampling;
   // Keep-alive connections (the evidence client's to the sandbox, both ends in the server's process) close when
-  // idle past the sandbox's keep-alive timeout (30 s).
-  for (let i = 0; i < 80 && fds(pid) > idle.fds; i++) await sleep(500);
+  // idle past the sandbox's keep-alive timeout (30 s); pages kept for a next episode close after 15 s idle.
+  for (let i = 0; i < 180 && fds(pid) > idle.fds; i++) await sleep(500);
   const endHealth = await health(server.url);
   const end = { fds: fds(pid), rss: serverRssMiB(pid), health: endHealth, kinds: fdKinds(pid) };
   server.child.kill('SIGTERM');
