@@ -184,4 +184,42 @@ describe('performAction', () => {
       await ep.close();
     }
   });
+
+  it('waits for an element to be actionable, names what stops it, scrolls to it and types over a field', async () => {
+    const ep = await open();
+    const run = async (action: Action, actionTimeoutMs = 400) => {
+      const before = await observe(ep.page, { step: 0 });
+      const error = await performAction(action, { watch: ep.watch, origin: ep.origin, elements: before.elements, actionTimeoutMs });
+      return { error, out: (await ep.page.textContent('#out')) ?? '' };
+    };
+    try {
+      await ep.page.setContent(`<button id="late" disabled onclick="out.textContent='late clicked'">Later</button>
+<button disabled>Never</button>
+<div style="position:relative;width:200px"><button onclick="out.textContent='under clicked'">Under</button>
+<div class="veil" style="position:absolute;inset:0;background:#fff8">a veil</div></div>
+<input readonly value="fixed" aria-label="Fixed"><input type="number" aria-label="Count"><input aria-label="Name" value="old">
+<input type="file" aria-label="Upload"><p id="out"></p><div style="height:2000px"></div>
+<button onclick="out.textContent='far clicked ' + Math.round(scrollY)">Far</button><button id="gone">Gone</button>`);
+      await ep.page.evaluate("setTimeout(() => { document.getElementById('late').disabled = false; }, 300)");
+      expect(await run({ click: { index: 1 } }, 5000)).toEqual({ error: null, out: 'late clicked' });
+      expect((await run({ click: { index: 2 } })).error).toBe('[2] is disabled (waited 400 ms)');
+      expect((await run({ click: { index: 3 } })).error).toBe('[3] is covered by <div.veil> "a veil" (waited 400 ms)');
+      expect((await run({ type: { index: 4, text: 'x' } })).error).toBe('[4] is read-only (waited 400 ms)');
+      expect((await run({ type: { index: 5, text: 'many' } })).error).toBe('[5] is a number field: type a number');
+      expect((await run({ type: { index: 7, text: 'x' } })).error).toBe('[7] is an input of type "file", which cannot be typed into');
+      expect((await run({ type: { index: 6, text: 'new' } })).error).toBeNull();
+      expect(await ep.page.inputValue('[aria-label=Name]')).toBe('new');
+      expect((await run({ type: { index: 6, text: '' } })).error).toBeNull();
+      expect(await ep.page.inputValue('[aria-label=Name]')).toBe('');
+      const far = await run({ click: { index: 8 } });
+      expect(far.error).toBeNull();
+      expect(far.out).toMatch(/^far clicked [1-9]\d+$/);
+      const before = await observe(ep.page, { step: 0 });
+      await ep.page.evaluate("document.getElementById('gone').remove()");
+      const error = await performAction({ click: { index: 9 } }, { watch: ep.watch, origin: ep.origin, elements: before.elements });
+      expect(error).toBe('element [9] is no longer on the page');
+    } finally {
+      await ep.close();
+    }
+  });
 });

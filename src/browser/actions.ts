@@ -4,8 +4,8 @@
  * that is gone throws.
  * @module
  */
-import type { ElementHandle } from 'playwright-core';
 import type { Action } from '../core/schemas';
+import { actionScript, NAVIGATIONS_STARTED, type ActionReady, type ActionStep } from './action-script';
 import { elementExpression } from './page-script';
 import { PageGoneError, rethrowGone } from './page-util';
 import type { PageWatch } from './page-watch';
@@ -40,12 +40,13 @@ export async function performAction(action: Action, ctx: ActionContext): Promise
   const { watch } = ctx;
   const mark = watch.mark();
   let error: string | null = null;
+  let navigating = false;
   try {
-    await watch.guard(run(action, ctx));
+    navigating = await watch.guard(run(action, ctx));
   } catch (e) {
     error = describe(e, ctx);
   }
-  await watch.settle(mark, ctx.settleMs ?? 5000);
+  await watch.settle(mark, ctx.settleMs ?? 5000, navigating);
   if (watch.blockedNavigationSince(mark) && watch.page.url().startsWith('chrome-error://')) {
     await watch.guard(watch.page.goBack({ waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
   }
@@ -54,35 +55,46 @@ export async function performAction(action: Action, ctx: ActionContext): Promise
   return [error, notes].filter(Boolean).join('; ') || null;
 }
 
-async function run(action: Action, ctx: ActionContext): Promise<void> {
+// Runs the action; true when it was input (a click, a key) after which the page started a navigation.
+async function run(action: Action, ctx: ActionContext): Promise<boolean> {
   const page = ctx.watch.page;
   const timeout = ctx.actionTimeoutMs ?? 10_000;
   if ('click' in action) {
-    await (await element(ctx, action.click.index)).click({ timeout });
-  } else if ('type' in action) {
+    observed(ctx, action.click.index);
+    return click(ctx, { op: 'point', index: action.click.index }, timeout);
+  }
+  if ('type' in action) {
     const { index, text, enter } = action.type;
     const target = observed(ctx, index);
     if (target.tag === 'select') throw new ActionError(`[${index}] is a dropdown; use select`);
     if (target.role === 'checkbox' || target.role === 'radio') throw new ActionError(`[${index}] is a ${target.role}; use check`);
-    const handle = await element(ctx, index);
-    await handle.fill(text, { timeout });
-    if (enter) await handle.press('Enter', { timeout });
-  } else if ('select' in action) {
+    const ready = await readied(ctx, { op: 'fill', index, text }, timeout);
+    const before = 'started' in ready ? ready.started : await navigationsStarted(ctx);
+    if ('input' in ready) await within(ready.input ? page.keyboard.insertText(ready.input) : page.keyboard.press('Delete'), timeout);
+    if (enter) await within(page.keyboard.press('Enter'), timeout);
+    return navigationStarted(ctx, before);
+  }
+  if ('select' in action) {
     await selectOption(ctx, action.select.index, action.select.option, timeout);
-  } else if ('check' in action) {
+    return false;
+  }
+  if ('check' in action) {
     const { index } = action.check;
     const target = observed(ctx, index);
-    const handle = await element(ctx, index);
-    if (target.tag === 'input' && (target.role === 'checkbox' || target.role === 'switch')) {
-      await handle.setChecked(!target.checked, { timeout });
-    } else if (target.tag === 'input' && target.role === 'radio') {
-      await handle.check({ timeout });
-    } else if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(target.role)) {
-      await handle.click({ timeout });
-    } else {
-      throw new ActionError(`[${index}] is a ${target.role}, not a checkbox or radio button; use click`);
+    if (target.tag === 'input' && (target.role === 'checkbox' || target.role === 'switch' || target.role === 'radio')) {
+      const want = target.role === 'radio' ? true : !target.checked;
+      const navigating = await click(ctx, { op: 'point', index, want }, timeout);
+      if (navigating) return true;
+      const after = await readied(ctx, { op: 'checked', index }, timeout);
+      if ('checked' in after && after.checked !== want) throw new ActionError(`clicking [${index}] did not change its state`);
+      return false;
     }
-  } else if ('scroll' in action) {
+    if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(target.role)) {
+      return click(ctx, { op: 'point', index }, timeout);
+    }
+    throw new ActionError(`[${index}] is a ${target.role}, not a checkbox or radio button; use click`);
+  }
+  if ('scroll' in action) {
     const sign = action.scroll.direction === 'down' ? 1 : -1;
     const moved = (await page.evaluate(
       `(() => { const y = window.scrollY; window.scrollBy(0, ${sign} * Math.round(window.innerHeight * 0.8)); return window.scrollY !== y; })()`,
@@ -101,6 +113,56 @@ async function run(action: Action, ctx: ActionContext): Promise<void> {
       throw new ActionError('there is no previous page');
     }
   }
+  return false;
+}
+
+// Clicks the element at the point the page gives for it (a box already in the wanted state is left alone).
+async function click(ctx: ActionContext, step: ActionStep, timeout: number): Promise<boolean> {
+  const ready = await readied(ctx, step, timeout);
+  if (!('x' in ready)) return false;
+  await within(ctx.watch.page.mouse.click(ready.x, ready.y), timeout);
+  return navigationStarted(ctx, ready.started);
+}
+
+// Asks the page to ready `step` until it can, as Playwright's actions retry, within `timeout` ms.
+async function readied(ctx: ActionContext, step: ActionStep, timeout: number): Promise<ActionReady> {
+  const deadline = Date.now() + timeout;
+  for (let round = 0; ; round++) {
+    const ready = (await within(ctx.watch.page.evaluate(actionScript(step)), Math.max(1000, deadline - Date.now()))) as ActionReady;
+    if ('gone' in ready) throw new ActionError(`element [${step.index}] is no longer on the page`);
+    if ('error' in ready) throw new ActionError(`[${step.index}] ${ready.error}`);
+    if (!('wait' in ready)) return ready;
+    const pause = RETRY_MS[Math.min(round, RETRY_MS.length - 1)]!;
+    if (Date.now() + pause >= deadline) throw new ActionError(`[${step.index}] ${ready.wait} (waited ${timeout} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+const RETRY_MS = [0, 20, 100, 100, 500];
+
+// `work`, or an error for the agent once `ms` have passed: a page whose script never yields holds no action forever.
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ActionError(`the page did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// The page's count of the navigations it started; null when its document is already being replaced.
+async function navigationsStarted(ctx: ActionContext): Promise<number | null> {
+  return (await ctx.watch.page.evaluate(NAVIGATIONS_STARTED).catch(() => null)) as number | null;
+}
+
+// Whether the page started a navigation since `before`: the page answers after the input's handlers have run (a
+// document already gone counts: its navigation is under way).
+async function navigationStarted(ctx: ActionContext, before: number | null): Promise<boolean> {
+  const after = await navigationsStarted(ctx);
+  return before !== null && (after === null || after > before);
 }
 
 function observed(ctx: ActionContext, index: number): ObservedElement {
@@ -114,22 +176,14 @@ function observed(ctx: ActionContext, index: number): ObservedElement {
   return e;
 }
 
-async function element(ctx: ActionContext, index: number): Promise<ElementHandle> {
-  observed(ctx, index);
-  const handle = (await ctx.watch.page.evaluateHandle(elementExpression(index))).asElement();
-  if (!handle) throw new ActionError(`element [${index}] is no longer on the page`);
-  return handle as ElementHandle;
-}
-
 // Picks an option by its text or value: exact first, then ignoring case and spacing.
 async function selectOption(ctx: ActionContext, index: number, option: string, timeout: number): Promise<void> {
   const target = observed(ctx, index);
   if (target.tag !== 'select') throw new ActionError(`[${index}] is a ${target.role}, not a dropdown`);
-  const handle = await element(ctx, index);
-  // A function with no named inner functions, so that tsx's name helpers never reach the page.
-  const options = (await handle.evaluate((el) =>
-    Array.from((el as unknown as { options: ArrayLike<{ text: string; value: string }> }).options, (o) => [o.text, o.value]),
-  )) as Array<[string, string]>;
+  const options = (await ctx.watch.page.evaluate(
+    `(() => { const el = ${elementExpression(index)}; return el && el.options ? Array.from(el.options, (o) => [o.text, o.value]) : null; })()`,
+  )) as Array<[string, string]> | null;
+  if (!options) throw new ActionError(`element [${index}] is no longer on the page`);
   const loose = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
   const want = loose(option);
   let at = options.findIndex(([text, value]) => text === option || value === option);
@@ -138,7 +192,7 @@ async function selectOption(ctx: ActionContext, index: number, option: string, t
     const names = options.slice(0, 20).map(([text]) => JSON.stringify(loose(text)));
     throw new ActionError(`[${index}] has no option ${JSON.stringify(option)}; its options are ${names.join(', ')}`);
   }
-  await handle.selectOption({ index: at }, { timeout });
+  await readied(ctx, { op: 'select', index, option: at }, timeout);
 }
 
 async function gotoPath(ctx: ActionContext, path: string): Promise<void> {

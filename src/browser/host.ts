@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { Listeners, sameOrigin, withTimeout } from './page-util';
 import { releasePage, takeIdlePage, type PooledPage } from './page-pool';
 import { PageWatch } from './page-watch';
+import { COUNT_NAVIGATIONS } from './action-script';
 import { HIDE_CARET_CSS } from './screenshot';
 import { EVIDENCE_PREFIX, describeBoundary, outsideSite, siteBoundary } from './site-boundary';
 import type { BrowserRequest } from './types';
@@ -82,7 +83,8 @@ const INIT_SCRIPT = `(() => {
   document.addEventListener('click', (e) => here(e.target && e.target.closest ? e.target.closest('a[target],area[target]') : null), true);
   document.addEventListener('submit', (e) => here(e.target), true);
   window.open = function (url) { if (url) location.assign(url); return window; };
-})();`;
+})();
+${COUNT_NAVIGATIONS}`;
 
 /**
  * Where Chromium is looked for when neither `executablePath` nor `CHROMIUM_PATH` names it, first found first.

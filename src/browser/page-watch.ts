@@ -123,14 +123,17 @@ export class PageWatch {
   /**
    * Waits until the page has settled after an action: after one round trip to the page, nothing to wait for
    * when the action started no request and no navigation (the common case); otherwise the load event and a
-   * quiet network, within `capMs`.
+   * quiet network, within `capMs`. `navigating`: the page said it started a navigation, whose request the browser
+   * may not have reported yet: waited for (at most 2 s) before anything else.
    */
-  async settle(mark: ActivityMark, capMs: number, quietMs = 40): Promise<void> {
+  async settle(mark: ActivityMark, capMs: number, navigating = false, quietMs = 40): Promise<void> {
     const idle = () => this.started === mark.started && this.navigations === mark.navigations && this.pending.size === 0;
+    const deadline = Date.now() + capMs;
+    const reported = Math.min(deadline, Date.now() + 2000);
+    while (navigating && idle() && Date.now() < reported && !this.goneReason) await this.nextEvent(reported - Date.now());
     // One round trip to the page first, so the events of what its handlers started have come in.
     if (idle()) await this.guard(this.page.evaluate('0')).catch(rethrowGone);
     if (idle()) return;
-    const deadline = Date.now() + capMs;
     if (this.navigations !== mark.navigations) {
       await this.guard(this.page.waitForLoadState('load', { timeout: capMs })).catch(rethrowGone);
     }
