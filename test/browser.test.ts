@@ -218,6 +218,11 @@ describe('performAction', () => {
       await ep.page.evaluate("document.getElementById('gone').remove()");
       const error = await performAction({ click: { index: 9 } }, { watch: ep.watch, origin: ep.origin, elements: before.elements });
       expect(error).toBe('element [9] is no longer on the page');
+      // a form submitted by the click's handler navigates in a task of its own: waited for all the same
+      await ep.page.setContent('<form action="/sites/shop/search"><input type="hidden" name="q" value="lamp"></form><button onclick="document.forms[0].submit()">Go</button>');
+      const form = await observe(ep.page, { step: 0 });
+      expect(await performAction({ click: { index: 1 } }, { watch: ep.watch, origin: ep.origin, elements: form.elements })).toBeNull();
+      expect((await observe(ep.page, { step: 1 })).url).toBe('/sites/shop/search?q=lamp');
     } finally {
       await ep.close();
     }
