@@ -31,15 +31,15 @@ export const COUNT_NAVIGATIONS = `(() => {
   document.addEventListener('submit', seen, true);
 })();`;
 
-/**
- * An expression that yields how many navigations the page has started (see {@link COUNT_NAVIGATIONS}), after the
- * tasks already queued have run (a form's `submit()` starts its navigation in one); the last one not counted when
- * the page's own listener cancelled it.
- */
-export const NAVIGATIONS_STARTED = `new Promise((resolve) => setTimeout(() => { const c = window['${NAVIGATIONS_KEY}']; resolve(c ? c.n - (c.last && c.last.defaultPrevented ? 1 : 0) : 0); }, 0))`;
-
-/** The same count, read at once (before an action's input goes out). */
+// How many navigations the page has started (see COUNT_NAVIGATIONS), the last one not counted when the page's own
+// listener cancelled it.
 const NAVIGATIONS_NOW = `(() => { const c = window['${NAVIGATIONS_KEY}']; return c ? c.n - (c.last && c.last.defaultPrevented ? 1 : 0) : 0; })()`;
+
+/**
+ * An expression that yields how many navigations the page has started, after the tasks already queued have run (a
+ * form's `submit()` starts its navigation in one).
+ */
+export const NAVIGATIONS_STARTED = `new Promise((resolve) => setTimeout(() => resolve(${NAVIGATIONS_NOW}), 0))`;
 
 /** What the page is asked to ready. */
 export type ActionStep =
