@@ -7,7 +7,7 @@
 import type { Action } from '../core/schemas';
 import { actionScript, NAVIGATIONS_STARTED, type ActionReady, type ActionStep } from './action-script';
 import { elementExpression } from './page-script';
-import { PageGoneError, rethrowGone } from './page-util';
+import { PageGoneError, rethrowGone, within } from './page-util';
 import type { PageWatch } from './page-watch';
 import { describeBoundary, outsideSite, siteBoundary, type SiteBoundary } from './site-boundary';
 import type { ObservedElement } from '../agent/types';
@@ -70,8 +70,8 @@ async function run(action: Action, ctx: ActionContext): Promise<boolean> {
     if (target.role === 'checkbox' || target.role === 'radio') throw new ActionError(`[${index}] is a ${target.role}; use check`);
     const ready = await readied(ctx, { op: 'fill', index, text }, timeout);
     const before = 'started' in ready ? ready.started : await navigationsStarted(ctx);
-    if ('input' in ready) await within(ready.input ? page.keyboard.insertText(ready.input) : page.keyboard.press('Delete'), timeout);
-    if (enter) await within(page.keyboard.press('Enter'), timeout);
+    if ('input' in ready) await within(ready.input ? page.keyboard.insertText(ready.input) : page.keyboard.press('Delete'), timeout, unanswered(timeout));
+    if (enter) await within(page.keyboard.press('Enter'), timeout, unanswered(timeout));
     return navigationStarted(ctx, before);
   }
   if ('select' in action) {
@@ -120,7 +120,7 @@ async function run(action: Action, ctx: ActionContext): Promise<boolean> {
 async function click(ctx: ActionContext, step: ActionStep, timeout: number): Promise<boolean> {
   const ready = await readied(ctx, step, timeout);
   if (!('x' in ready)) return false;
-  await within(ctx.watch.page.mouse.click(ready.x, ready.y), timeout);
+  await within(ctx.watch.page.mouse.click(ready.x, ready.y), timeout, unanswered(timeout));
   return navigationStarted(ctx, ready.started);
 }
 
@@ -128,7 +128,8 @@ async function click(ctx: ActionContext, step: ActionStep, timeout: number): Pro
 async function readied(ctx: ActionContext, step: ActionStep, timeout: number): Promise<ActionReady> {
   const deadline = Date.now() + timeout;
   for (let round = 0; ; round++) {
-    const ready = (await within(ctx.watch.page.evaluate(actionScript(step)), Math.max(1000, deadline - Date.now()))) as ActionReady;
+    const limit = Math.max(1000, deadline - Date.now());
+    const ready = (await within(ctx.watch.page.evaluate(actionScript(step)), limit, unanswered(limit))) as ActionReady;
     if ('gone' in ready) throw new ActionError(`element [${step.index}] is no longer on the page`);
     if ('error' in ready) throw new ActionError(`[${step.index}] ${ready.error}`);
     if (!('wait' in ready)) return ready;
@@ -140,17 +141,9 @@ async function readied(ctx: ActionContext, step: ActionStep, timeout: number): P
 
 const RETRY_MS = [0, 20, 100, 100, 500];
 
-// `work`, or an error for the agent once `ms` have passed: a page whose script never yields holds no action forever.
-async function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ActionError(`the page did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+// The agent's error for a page that did not answer in time: a page whose script never yields holds no action forever.
+function unanswered(ms: number): () => Error {
+  return () => new ActionError(`the page did not answer within ${ms} ms`);
 }
 
 // The page's count of the navigations it started; null when its document is already being replaced.

@@ -23,6 +23,19 @@ export function sameOrigin(url: string, origin: string): boolean {
   }
 }
 
+/** `work`, or a rejection with `late()` once `ms` have passed, whichever is first (`work` goes on unawaited). */
+export async function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Waits until `p` settles or `ms` have passed, whichever is first; `p` must not reject. */
 export async function withTimeout(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

@@ -7,6 +7,7 @@
  * @module
  */
 import type { CDPSession, Page } from 'playwright-core';
+import { within } from './page-util';
 
 const sessions = new WeakMap<Page, Promise<CDPSession>>();
 
@@ -19,20 +20,14 @@ export const HIDE_CARET_CSS = 'input,textarea,[contenteditable]{caret-color:tran
 /** A PNG of the page's viewport (1280x800 at scale 1), within `timeoutMs`. */
 export async function captureViewport(page: Page, timeoutMs: number): Promise<Buffer> {
   const session = await sessionOf(page);
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the screenshot took longer than ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
     const shot = session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, captureBeyondViewport: false, fromSurface: true });
-    const { data } = await Promise.race([shot, limit]);
+    const { data } = await within(shot, timeoutMs, () => new Error(`the screenshot took longer than ${timeoutMs} ms`));
     return Buffer.from(data, 'base64');
   } catch (error) {
     // A session that broke (its target swapped or closed) is made anew next time.
     sessions.delete(page);
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
