@@ -12,7 +12,7 @@
  * Plain JavaScript source, for the reason page-script.ts gives.
  * @module
  */
-import { ELEMENTS_KEY } from './page-script';
+import { ELEMENTS_KEY, IS_RENDERED } from './page-script';
 
 /** Where the page's own cross-document navigations are counted (by the init script, from the Navigation API). */
 export const NAVIGATIONS_KEY = '__taskgenNavigations__';
@@ -68,12 +68,7 @@ const SOURCE = String.raw`async (a) => {
   if (!el || !el.isConnected) return { gone: true };
   const started = ${NAVIGATIONS_NOW};
   if (a.op === 'checked') return { done: true, checked: !!el.checked };
-  const visible = () => {
-    const r = el.getBoundingClientRect();
-    if (!(r.width > 0 && r.height > 0)) return false;
-    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : getComputedStyle(el).visibility === 'visible';
-  };
-  if (!visible()) return { wait: 'is not visible' };
+  if (!(${IS_RENDERED})(el)) return { wait: 'is not visible' };
   if (el.matches(':disabled') || el.closest('[aria-disabled="true"]')) return { wait: 'is disabled' };
   const fire = () => {
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));

@@ -52,6 +52,16 @@ export interface PageScan {
   }>;
 }
 
+/**
+ * Page-side source of the rule that an element is rendered (a non-empty box, not `display:none`, not
+ * `visibility:hidden`): the observation numbers only such elements and an action waits until its element is one.
+ */
+export const IS_RENDERED = String.raw`(el) => {
+  const r = el.getBoundingClientRect();
+  if (!(r.width > 0 && r.height > 0)) return false;
+  return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : getComputedStyle(el).visibility === 'visible';
+}`;
+
 const SOURCE = String.raw`(opts) => {
   const ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'tab', 'menuitem', 'option', 'switch', 'combobox',
     'textbox', 'searchbox']);
@@ -70,12 +80,7 @@ const SOURCE = String.raw`(opts) => {
     if (tag === 'BUTTON' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'SUMMARY') return true;
     return ROLES.has(explicitRole(el));
   };
-  const isRendered = (el) => {
-    const r = el.getBoundingClientRect();
-    if (!(r.width > 0 && r.height > 0)) return false;
-    return el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
-      : getComputedStyle(el).visibility === 'visible';
-  };
+  const isRendered = ${IS_RENDERED};
   const implicitRole = (el) => {
     const tag = el.tagName;
     if (tag === 'A') return 'link';
