@@ -218,6 +218,10 @@ describe('performAction', () => {
       await ep.page.evaluate("document.getElementById('gone').remove()");
       const error = await performAction({ click: { index: 9 } }, { watch: ep.watch, origin: ep.origin, elements: before.elements });
       expect(error).toBe('element [9] is no longer on the page');
+      // a link whose first line is above and left of the window is clicked on the line that shows
+      await ep.page.setContent(`<div style="position:fixed;left:-200px;top:-20px;font:16px/18px monospace;white-space:nowrap">
+<a href="#" onclick="out.textContent='split clicked'; return false">xx<br>a second line long enough to reach into the window</a></div><p id="out"></p>`);
+      expect(await run({ click: { index: 1 } })).toEqual({ error: null, out: 'split clicked' });
       // a form submitted by the click's handler navigates in a task of its own: waited for all the same
       await ep.page.setContent('<form action="/sites/shop/search"><input type="hidden" name="q" value="lamp"></form><button onclick="document.forms[0].submit()">Go</button>');
       const form = await observe(ep.page, { step: 0 });

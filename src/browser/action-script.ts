@@ -136,7 +136,7 @@ const SOURCE = String.raw`async (a) => {
   let point = null;
   for (const r of el.getClientRects()) {
     const left = Math.max(r.left, 0), top = Math.max(r.top, 0), right = Math.min(r.right, vw), bottom = Math.min(r.bottom, vh);
-    if ((right - left) * (bottom - top) > 0.99) { point = { x: (left + right) / 2, y: (top + bottom) / 2 }; break; }
+    if (right > left && bottom > top && (right - left) * (bottom - top) > 0.99) { point = { x: (left + right) / 2, y: (top + bottom) / 2 }; break; }
   }
   if (!point) return { wait: 'is outside the visible part of the page' };
   // off a half pixel, so rounding cannot move the point onto a neighbour (as Playwright does)
