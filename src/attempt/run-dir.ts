@@ -14,7 +14,7 @@
 import path from 'node:path';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
-import { EpisodeSchema, ResultLineSchema, TaskSchema, type Episode, type Outcome, type Task } from '../core/schemas';
+import { EpisodeSchema, ResultLineSchema, type Episode, type Outcome } from '../core/schemas';
 import type { SetupRecord } from '../files/setup';
 import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
@@ -22,6 +22,7 @@ import { InputError } from '../core/errors';
 import { parseJsonText, parseJsonl, parseWith } from '../core/io';
 import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../files/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
+import { parseTasks, TasksIndex } from './tasks-file';
 
 /** A finished episode found in the run directory. */
 export interface FinishedEpisode {
@@ -96,39 +97,60 @@ async function moveAside(store: FileStore, out: string, id: string): Promise<voi
   }
 }
 
-/**
- * Adds to `finished` the episodes of `taskIds` that other processes finished since it was read (one listing,
- * then only the new episodes' files); returns how many it added.
- */
-export async function refreshFinished(store: FileStore, out: string, taskIds: readonly string[], finished: Map<string, FinishedEpisode>): Promise<number> {
-  const present = new Set((await store.list(out)).filter((e) => e.isDirectory).map((e) => e.name));
-  let added = 0;
-  for (const id of taskIds) {
-    if (finished.has(id) || !present.has(id)) continue;
-    const episode = await readFinished(store, out, id);
-    if (!episode) continue;
-    finished.set(id, episode);
-    added++;
-  }
-  return added;
+/** What {@link syncResults} keeps of each finished episode: at least its verifier's `ok`. */
+export interface KeptResult {
+  readonly ok: boolean | undefined;
 }
 
+/** Options of {@link syncResults}. */
+export interface SyncResultsOptions<T extends KeptResult> {
+  /** What is kept of a finished episode read (the env server keeps only `ok`: an RL run has hundreds of thousands). */
+  readonly keep: (finished: FinishedEpisode) => T;
+  /** Told when a results file that said something else is kept aside. */
+  readonly onKept?: (message: string) => void;
+  /** Told of each line of `tasks.jsonl` that is not a task. */
+  readonly onWarning?: (message: string) => void;
+  /** Write nothing while no task has a verifier and no episode an `ok` (a run of proposed tasks). */
+  readonly gradedOnly?: boolean;
+}
+
+// Rounds of one results sync: each is another writer's episode published while it wrote.
+const RESULTS_ROUNDS = 50;
+
 /**
- * Writes `results.jsonl` from every finished episode on disk (this process's and others'), then looks again
- * and rewrites while episodes appeared meanwhile, so a slower writer's older view never stays on disk.
+ * Writes `results.jsonl` from every finished episode on disk (this process's and others'), in the order of the run's
+ * `tasks.jsonl` as read then (`tasks`), adding to `finished` the episodes finished since it was read; then looks
+ * again, and while episodes were published meanwhile (another writer's, perhaps of a task new to the list) does it
+ * over, so a slower writer's older view never stays on disk. Returns the lines written.
  */
-export async function syncResults(
+export async function syncResults<T extends KeptResult>(
   store: FileStore,
   out: string,
-  order: readonly string[],
-  finished: Map<string, FinishedEpisode>,
-  onKept: (message: string) => void = () => {},
+  tasks: TasksIndex,
+  finished: Map<string, T>,
+  options: SyncResultsOptions<T>,
 ): Promise<number> {
-  await refreshFinished(store, out, order, finished);
-  for (;;) {
-    const lines = await writeResults(store, out, order, finished, onKept);
-    if ((await refreshFinished(store, out, order, finished)) === 0) return lines;
+  let lines = 0;
+  for (let round = 0; round < RESULTS_ROUNDS; round++) {
+    // Listed first: every episode published by then has its task in the list read next.
+    const before = await episodeDirs(store, out);
+    const { ids: order, graded } = await tasks.merge([], options.onWarning, before);
+    for (const id of order) {
+      if (finished.has(id) || !before.has(id)) continue;
+      const episode = await readFinished(store, out, id);
+      if (episode) finished.set(id, options.keep(episode));
+    }
+    if (options.gradedOnly && !graded && ![...finished.values()].some((f) => f.ok !== undefined)) return 0;
+    lines = await writeResults(store, out, order, finished, options.onKept);
+    const after = await episodeDirs(store, out);
+    if ([...after].every((id) => before.has(id))) break;
   }
+  return lines;
+}
+
+// The run dir's episode dirs (a task id never starts with `_`; the run's own dirs all do).
+async function episodeDirs(store: FileStore, out: string): Promise<Set<string>> {
+  return new Set((await store.list(out)).filter((e) => e.isDirectory && !e.name.startsWith('_')).map((e) => e.name));
 }
 
 /** The finished episode of `taskId` in the run dir, or `null` (none, or a torn `episode.json`). */
@@ -159,77 +181,6 @@ async function readEpisode(store: FileStore, file: string): Promise<{ episode?: 
   }
 }
 
-const MERGE_ROUNDS = 50;
-
-/**
- * The run's task list: the tasks already in `tasks.jsonl` (in their order), then the new ones. Lines that do
- * not parse are reported through `warn` and dropped. Written atomically, then read back: another writer that
- * replaced the file from an older read is merged with again until these tasks are in. Returns the list.
- */
-export async function mergeTasksFile(
-  store: FileStore,
-  out: string,
-  tasks: readonly Task[],
-  warn: (message: string) => void = () => {},
-): Promise<Task[]> {
-  const file = path.posix.join(out, RUN_FILES.tasks);
-  let report = warn;
-  // Each round is another writer's change seen; past a bound the file is not ours to settle.
-  for (let round = 0; ; round++) {
-    if (round === MERGE_ROUNDS) throw new Error(`${file}: still changing or not reading back as written after ${MERGE_ROUNDS} rewrites; is another writer rewriting it?`);
-    const text = (await readTextIfExists(store, file)) ?? '';
-    const { tasks: merged, clean, lines } = parseTasks(text, file, report);
-    report = () => {}; // each bad line is reported once
-    const ids = new Set(merged.map((t) => t.task_id));
-    const before = merged.length;
-    for (const task of tasks) {
-      if (ids.has(task.task_id)) {
-        assertSameTask(merged.find((t) => t.task_id === task.task_id)!, task, { file, line: lines.get(task.task_id) });
-        continue;
-      }
-      ids.add(task.task_id);
-      merged.push(task);
-    }
-    if (merged.length === before && clean) return merged;
-    await store.writeAtomic(file, merged.map((t) => `${JSON.stringify(t)}\n`).join(''));
-  }
-}
-
-// A task attempted in the run must stay the task its episode was recorded for: the same id with another
-// instruction or start page would file the old episode (and its verdict) under the new task.
-function assertSameTask(recorded: Task, given: Task, where: { file: string; line: number | undefined }): void {
-  for (const field of ['instruction', 'start_path'] as const) {
-    if (recorded[field] === given[field]) continue;
-    throw new InputError(
-      { ...where, field },
-      `task ${given.task_id} is ${JSON.stringify(recorded[field])} in the run but ${JSON.stringify(given[field])} now: a run's task never changes; use another --out for the new tasks`,
-    );
-  }
-}
-
-// The tasks of a tasks.jsonl text, first line of an id kept (`lines`: its line); `clean` when no line had to be dropped.
-function parseTasks(text: string, file: string, warn: (message: string) => void): { tasks: Task[]; clean: boolean; lines: Map<string, number> } {
-  const out: Task[] = [];
-  const ids = new Set<string>();
-  const lines = new Map<string, number>();
-  let clean = true;
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    try {
-      const task = TaskSchema.parse(JSON.parse(line));
-      if (!ids.has(task.task_id)) {
-        out.push(task);
-        lines.set(task.task_id, i + 1);
-      } else clean = false;
-      ids.add(task.task_id);
-    } catch (error) {
-      clean = false;
-      warn(`${file}:${i + 1}: skipped a line that is not a task (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
-    }
-  });
-  return { tasks: out, clean, lines };
-}
-
 /**
  * Re-derives `results.jsonl` of a run that this library's `runAttempt` wrote (it has a `_work/` dir) from its
  * finished episodes, in `tasks.jsonl` order, so a reader after a multi-process run sees what one process would
@@ -242,7 +193,7 @@ export async function syncRunFiles(store: FileStore, run: string, onKept: (messa
   const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
   // A run of proposed tasks has results only when it was attempted with written verifiers.
   if (!tasks.some((t) => t.verifier) && !(await store.exists(path.posix.join(run, RUN_FILES.results)))) return false;
-  await syncResults(store, run, tasks.map((t) => t.task_id), new Map(), onKept);
+  await syncResults(store, run, new TasksIndex(store, run), new Map<string, FinishedEpisode>(), { keep: (f) => f, onKept });
   return true;
 }
 
@@ -267,7 +218,7 @@ export async function writeResults(
   const text = [...results].map(([id, ok]) => `${JSON.stringify({ task_id: id, ok })}\n`).join('');
   const old = await readTextIfExists(store, file);
   if (old !== null && old !== text) {
-    const differs = resultsDiffer(old, file, results);
+    const differs = resultsDiffer(old, text, file, results);
     if (differs !== undefined) {
       const aside = path.posix.join(out, RUN_DIRS.aside, keptName(RUN_FILES.results, 'replaced'));
       await store.writeAtomic(aside, old);
@@ -278,8 +229,12 @@ export async function writeResults(
   return results.size;
 }
 
-// The first line of an existing results file that the episodes contradict (or that does not parse).
-function resultsDiffer(text: string, file: string, results: ReadonlyMap<string, boolean>): string | undefined {
+// The first line of an existing results file that the episodes contradict (or that does not parse). A line the new
+// text holds as it is says what the episodes say: only a file with another line is parsed (at every episode's end
+// the file differs by its new lines alone, and parsing it whole each time grew with the run).
+function resultsDiffer(text: string, next: string, file: string, results: ReadonlyMap<string, boolean>): string | undefined {
+  const kept = new Set(next.split('\n'));
+  if (text.split('\n').every((line) => !line.trim() || kept.has(line))) return undefined;
   let first: string | undefined;
   const lines = parseJsonl(text, file, ResultLineSchema, {
     lenient: true,

@@ -13,7 +13,8 @@ import { shardTasks, type Shard } from '../core/shard';
 import { writtenFor, type WrittenClaim } from '../claims/grade';
 import type { Claim } from '../claims/schema';
 import { EpisodeClaims } from './claims';
-import { mergeTasksFile, readFinished, scanRun, syncResults, type FinishedEpisode } from './run-dir';
+import { readFinished, scanRun, syncResults, type FinishedEpisode } from './run-dir';
+import { mergeTasksFile, TasksIndex } from './tasks-file';
 import { attemptSetup } from './setup';
 
 /** What {@link openTry} needs. */
@@ -82,7 +83,8 @@ export async function openTry(input: OpenTryInput): Promise<OpenTry> {
   const written = writtenFor(runTasks, input.verifiers, warn);
   // A run of proposed tasks (no verifiers, none written) gets no results file.
   const verifying = runTasks.some((t) => t.verifier || written.has(t.task_id));
-  const saveResults = serial(() => syncResults(store, dir, order, finished, warn));
+  const tasksFile = new TasksIndex(store, dir);
+  const saveResults = serial(() => syncResults(store, dir, tasksFile, finished, { keep: (f) => f, onKept: warn, onWarning: warn }));
   if (verifying) await saveResults();
   const claims = new EpisodeClaims({ store, run: dir, staleMs: input.staleMs, ...(input.shard ? { shard: input.shard } : {}) });
   const isFinished = async (taskId: string) => {

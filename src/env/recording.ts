@@ -8,8 +8,12 @@ import type { FileStore } from '../files/types';
 import type { Task } from '../core/schemas';
 import { MAX_TRIES, tryRunDir } from '../files/layout';
 import { EpisodeClaims, type HeldClaim } from '../attempt/claims';
-import { mergeTasksFile, readFinished, scanRun, writeResults } from '../attempt/run-dir';
+import { readFinished, scanRun, syncResults } from '../attempt/run-dir';
+import { TasksIndex } from '../attempt/tasks-file';
 import { claimSetup, type StageSetup } from '../files/setup';
+
+// Tries whose tasks.jsonl is kept read: the ones in use at once (each task's first open try) are a few.
+const TASK_INDEXES = 32;
 
 /** A claimed try of a task: record into `claim.staging`, then commit. */
 export interface ClaimedTry {
@@ -39,6 +43,8 @@ export interface EpisodeSlotsOptions {
 export class EpisodeSlots {
   private readonly claims = new Map<number, EpisodeClaims>();
   private readonly setups = new Map<number, Promise<string>>();
+  /** Per try: its `tasks.jsonl` as last read (the tries used last; an RL run opens hundreds). */
+  private readonly taskIndexes = new Map<string, TasksIndex>();
   /** Task ids already in each try's `tasks.jsonl` (written by this process). */
   private readonly merged = new Map<number, Set<string>>();
   /** Per try: the `tasks.jsonl` merge running or last run, and the batch of tasks waiting for the next one. */
@@ -106,27 +112,21 @@ export class EpisodeSlots {
   // episodes finished since (one listing): re-reading them all made each episode's end cost grow with the run.
   private async writeResults(run: string): Promise<void> {
     const { store, onWarning } = this.options;
-    const tasks = await mergeTasksFile(store, run, [], onWarning);
-    const order = tasks.map((t) => t.task_id);
+    const tasks = this.tasksOf(run);
     let oks = this.oks.get(run);
     if (!oks) {
-      oks = new Map([...(await scanRun(store, run, order, { onWarning }))].map(([id, f]) => [id, { ok: f.ok }]));
+      const { ids } = await tasks.merge([], onWarning);
+      oks = new Map([...(await scanRun(store, run, ids, { onWarning }))].map(([id, f]) => [id, { ok: f.ok }]));
       this.oks.set(run, oks);
     }
-    const graded = tasks.some((t) => t.verifier);
-    await addFinished(store, run, order, oks);
-    // Written, then looked at again: episodes another writer finished meanwhile get in before we stop.
-    while (graded || [...oks.values()].some((f) => f.ok !== undefined)) {
-      await writeResults(store, run, order, oks, onWarning);
-      if ((await addFinished(store, run, order, oks)) === 0) return;
-    }
+    await syncResults(store, run, tasks, oks, { keep: (f) => ({ ok: f.ok }), onKept: onWarning, onWarning, gradedOnly: true });
   }
 
   // The task into the try's tasks.jsonl. Sessions resetting together share one merge (one read and rewrite, not
   // one each racing the others); a batch that fails (a task changed since the run recorded it) is retried task by
   // task, so only the changed task's reset fails, with its own error.
   private mergeTask(n: number, run: string, task: Task): Promise<void> {
-    const { store, onWarning } = this.options;
+    const { onWarning } = this.options;
     const merged = this.merged.get(n) ?? new Set<string>();
     this.merged.set(n, merged);
     if (merged.has(task.task_id)) return Promise.resolve();
@@ -137,7 +137,7 @@ export class EpisodeSlots {
         .catch(() => {})
         .then(async () => {
           this.mergeBatches.delete(n);
-          await mergeTasksFile(store, run, tasks, onWarning);
+          await this.tasksOf(run).merge(tasks, onWarning);
           for (const t of tasks) merged.add(t.task_id);
         });
       batch = { tasks, done };
@@ -146,9 +146,19 @@ export class EpisodeSlots {
     }
     if (!batch.tasks.some((t) => t.task_id === task.task_id)) batch.tasks.push(task);
     return batch.done.catch(async () => {
-      await mergeTasksFile(store, run, [task], onWarning);
+      await this.tasksOf(run).merge([task], onWarning);
       merged.add(task.task_id);
     });
+  }
+
+  // The try's tasks index; the least recently used is dropped past TASK_INDEXES (read afresh if used again).
+  private tasksOf(run: string): TasksIndex {
+    let index = this.taskIndexes.get(run);
+    if (index) this.taskIndexes.delete(run);
+    else index = new TasksIndex(this.options.store, run);
+    this.taskIndexes.set(run, index);
+    if (this.taskIndexes.size > TASK_INDEXES) this.taskIndexes.delete(this.taskIndexes.keys().next().value!);
+    return index;
   }
 
   private claimsOf(n: number, run: string): EpisodeClaims {
@@ -172,18 +182,4 @@ export class EpisodeSlots {
     }
     return digest;
   }
-}
-
-// Adds the episodes of `order` finished since `oks` was read (one listing, then only their files); returns how many.
-async function addFinished(store: FileStore, run: string, order: readonly string[], oks: Map<string, { readonly ok: boolean | undefined }>): Promise<number> {
-  const present = new Set((await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name));
-  let added = 0;
-  for (const id of order) {
-    if (oks.has(id) || !present.has(id)) continue;
-    const finished = await readFinished(store, run, id);
-    if (!finished) continue;
-    oks.set(id, { ok: finished.ok });
-    added++;
-  }
-  return added;
 }
