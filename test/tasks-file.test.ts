@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { memoryStore, nodeStore } from '../src/index';
 import { EpisodeSlots } from '../src/env/recording';
 import { attemptSetup } from '../src/attempt/setup';
+import { syncRunFiles } from '../src/attempt/run-dir';
 import { tempDir } from './helpers/runs';
 import { TaskSchema, type Task } from '../src/core/schemas';
 import { mergeTasksFile, TasksIndex } from '../src/attempt/tasks-file';
@@ -87,6 +88,20 @@ describe('tasks.jsonl and results.jsonl with several writers', () => {
     expect((await mergeTasksFile(store, '/run', [])).map((t) => t.task_id)).toEqual(['shop-1', 'shop-2']);
     await store.writeAtomic('/run/shop-4/episode.json', episode(task(4)));
     expect((await new TasksIndex(store, '/run').merge([task(5)])).ids).toEqual(['shop-1', 'shop-2', 'shop-5', 'shop-4']);
+  });
+
+  it("a reader deriving a run's files (validate, the judge lab) names a line of tasks.jsonl that is not a task before dropping it", async () => {
+    const graded = task(1, { verifier: { kind: 'answer', expected: '1' } });
+    const store = memoryStore({
+      '/run/_work/.keep': '',
+      [FILE]: `${JSON.stringify(graded)}\n{"task_id": 2\n`,
+      '/run/shop-1/episode.json': JSON.stringify({ task: graded, outcome: 'done', steps: 1, ok: true, timings: { started: 'a', ended: 'b', ms: 1 } }),
+    });
+    const warnings: string[] = [];
+    expect(await syncRunFiles(store, '/run', (m) => warnings.push(m))).toBe(true);
+    expect(warnings).toEqual([expect.stringMatching(/^\/run\/tasks\.jsonl:2: skipped a line that is not a task/)]);
+    expect(await store.readText(FILE)).toBe(`${JSON.stringify(graded)}\n`);
+    expect(await store.readText('/run/results.jsonl')).toBe('{"task_id":"shop-1","ok":true}\n');
   });
 
   it('two servers recording 160 tasks at once into one out dir: every task listed once, every episode in results.jsonl', async () => {

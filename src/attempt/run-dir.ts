@@ -183,17 +183,18 @@ async function readEpisode(store: FileStore, file: string): Promise<{ episode?: 
 
 /**
  * Re-derives `results.jsonl` of a run that this library's `runAttempt` wrote (it has a `_work/` dir) from its
- * finished episodes, in `tasks.jsonl` order, so a reader after a multi-process run sees what one process would
- * have written even if a writer died between its write and its check. Other runs (the seed's) are left as
- * they are. Returns whether it wrote.
+ * finished episodes, in `tasks.jsonl` order (a published episode's task the list lacks listed again), so a reader
+ * after a multi-process run sees what one process would have written even if a writer died between its write and its
+ * check. Other runs (the seed's) are left as they are. `warn` is told of a results file kept aside and of a line of
+ * `tasks.jsonl` that is not a task (dropped). Returns whether it wrote.
  */
-export async function syncRunFiles(store: FileStore, run: string, onKept: (message: string) => void = () => {}): Promise<boolean> {
+export async function syncRunFiles(store: FileStore, run: string, warn: (message: string) => void = () => {}): Promise<boolean> {
   if (!(await store.exists(path.posix.join(run, WORK_DIR)))) return false;
   const text = await readTextIfExists(store, path.posix.join(run, RUN_FILES.tasks));
   const tasks = text === null ? [] : parseTasks(text, RUN_FILES.tasks, () => {}).tasks;
   // A run of proposed tasks has results only when it was attempted with written verifiers.
   if (!tasks.some((t) => t.verifier) && !(await store.exists(path.posix.join(run, RUN_FILES.results)))) return false;
-  await syncResults(store, run, new TasksIndex(store, run), new Map<string, FinishedEpisode>(), { keep: (f) => f, onKept });
+  await syncResults(store, run, new TasksIndex(store, run), new Map<string, FinishedEpisode>(), { keep: (f) => f, onKept: warn, onWarning: warn });
   return true;
 }
 

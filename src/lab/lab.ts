@@ -90,7 +90,7 @@ export async function runJudgeLab(options: JudgeLabOptions): Promise<JudgeLabRes
   const baseline = options.baseline ?? (names.includes('seed') ? 'seed' : names[0]);
   if (baseline === undefined || !names.includes(baseline)) throw new Error(`the baseline ${String(baseline)} is not among the variants (${names.join(', ')})`);
   const warn = (message: string) => options.onEvent?.({ type: 'judge', variant: baseline, event: { type: 'warning', message } });
-  await syncRunFiles(store, run); // the whole run's results, however many processes attempted it (as validate)
+  await syncRunFiles(store, run, warn); // the whole run's results, however many processes attempted it (as validate)
   const results = await readVerifierResults(store, run, { onEvent: (e) => e.type === 'warning' && warn(e.message) });
   if (results.size === 0) throw new InputError({ file: run }, 'the judge lab needs verifier results (results_regraded.jsonl or results.jsonl)');
   const tasks = await loadInstructions(run, { tasks: options.tasks, humanTasks: options.humanTasks, store });
