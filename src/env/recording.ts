@@ -109,7 +109,7 @@ export class EpisodeSlots {
   }
 
   // The first sync of a run dir reads every episode in it (moving torn ones aside); later ones read only the
-  // episodes finished since (one listing): re-reading them all made each episode's end cost grow with the run.
+  // episodes finished since (found by listing the dir): re-reading them all made each episode's end grow with the run.
   private async writeResults(run: string): Promise<void> {
     const { store, onWarning } = this.options;
     const tasks = this.tasksOf(run);
