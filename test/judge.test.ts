@@ -264,6 +264,10 @@ describe('runJudge', () => {
     const events: JudgeEvent[] = [];
     const first = await runJudge({ run, llm, workers: 3, onEvent: (e) => events.push(e) });
     expect(events[0]).toEqual({ type: 'start', run, judgeDir: `${run}_judge`, model: 'gemini-3.5-flash', episodes: 6 });
+    // A recorded episode whose task no tasks file lists is named, not passed over in silence (the seed's way).
+    expect(events.filter((e) => e.type === 'warning' && e.message.startsWith(`${run}: `))).toEqual([
+      { type: 'warning', message: `${run}: 1 recorded episode whose task no tasks file lists (${run}/tasks.jsonl): not-a-task; not judged: give a tasks file that lists them (--tasks)` },
+    ]);
     // tg-a-2 fails all 3 tries with an LLM error: no verdict, like tg-b-3.
     expect(first.summary).toEqual({ episodes: 5, success: 1, rate: 0.2, no_verdict: 2, errors: 0, judge: 'gemini-3.5-flash' });
     expect(formatJudgeSummary(first.summary)).toBe('{"episodes": 5, "success": 1, "rate": 0.2, "no_verdict": 2, "errors": 0, "judge": "gemini-3.5-flash"}');

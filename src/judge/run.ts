@@ -229,13 +229,21 @@ export async function runJudge(options: JudgeOptions): Promise<JudgeResult> {
   // Before any model call: a dir judged with another set-up is refused (or mixed on purpose).
   const setup = await claimSetup({ store, dir: judgeDir, setup: judgeSetup(options.llm, model, options.variant), mix: options.mixSetup });
   if (setup.moved.length) options.onEvent?.({ type: 'warning', message: `${judgeDir}: the judge now runs elsewhere (${formatDifferences(setup.moved)}); same set-up, going on` });
-  const all = (await store.list(run)).filter((e) => e.isDirectory && tasks.has(e.name)).map((e) => e.name);
+  const dirs = (await store.list(run)).filter((e) => e.isDirectory).map((e) => e.name);
+  const all = dirs.filter((id) => tasks.has(id));
   const mine = options.shard ? new Set(shardTasks([...tasks.keys()], options.shard)) : null;
   const episodes = mine ? all.filter((id) => mine.has(id)) : all;
   const total = episodes.length;
   const recorded = await judgedIds(store, judgeDir);
   const shard = options.shard ? { shard: { ...options.shard, total: all.length } } : {};
   options.onEvent?.({ type: 'start', run: pyPathStr(run), judgeDir, model, episodes: total, ...shard });
+  const unlisted = await unlistedEpisodes(store, run, dirs, tasks);
+  if (unlisted.length) {
+    const files = [runFile(run, 'tasks'), ...(options.tasks ? [options.tasks] : [])].join(', ');
+    const names = `${unlisted.slice(0, 5).join(', ')}${unlisted.length > 5 ? `, and ${unlisted.length - 5} more` : ''}`;
+    const message = `${run}: ${unlisted.length} recorded episode${unlisted.length > 1 ? 's' : ''} whose task no tasks file lists (${files}): ${names}; not judged: give a tasks file that lists them (--tasks)`;
+    options.onEvent?.({ type: 'warning', message });
+  }
 
   const results: Array<JudgeRecord | null> = new Array(total).fill(null);
   const whys: Array<string | undefined> = new Array(total).fill(undefined);
@@ -356,4 +364,16 @@ function countByModel(records: readonly JudgeRecord[]): ModelCount[] {
     counts.set(r.model, c);
   }
   return [...counts].map(([model, c]) => ({ model, ...c }));
+}
+
+// Episode dirs (a dir of the run holding grade inputs or an episode.json) whose task no tasks file read lists: the
+// seed passes over them without a word; a run dir another writer left half-listed must not lose them silently.
+async function unlistedEpisodes(store: FileStore, run: string, dirs: readonly string[], tasks: ReadonlyMap<string, unknown>): Promise<string[]> {
+  const unlisted: string[] = [];
+  for (const id of dirs) {
+    if (tasks.has(id) || id.startsWith('_')) continue;
+    const dir = path.posix.join(run, id);
+    if ((await store.exists(episodeFile(dir, 'gradeInputs'))) || (await store.exists(episodeFile(dir, 'episode')))) unlisted.push(id);
+  }
+  return unlisted;
 }
