@@ -47,8 +47,12 @@ export async function performAction(action: Action, ctx: ActionContext): Promise
     error = describe(e, ctx);
   }
   await watch.settle(mark, ctx.settleMs ?? 5000, navigating);
-  if (watch.blockedNavigationSince(mark) && watch.page.url().startsWith('chrome-error://')) {
-    await watch.guard(watch.page.goBack({ waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
+  if (watch.blockedNavigationSince(mark)) {
+    // Chromium commits its error page a moment after the blocked request failed: waited for (at most 1 s), so the
+    // agent is taken back from it rather than shown it.
+    const onErrorPage = (url: URL) => url.protocol === 'chrome-error:';
+    await watch.guard(watch.page.waitForURL(onErrorPage, { waitUntil: 'commit', timeout: 1000 })).catch(rethrowGone);
+    if (watch.page.url().startsWith('chrome-error://')) await watch.guard(watch.page.goBack({ waitUntil: 'load', timeout: 5000 })).catch(rethrowGone);
   }
   await stayInside(ctx);
   const notes = watch.takeNotes();
