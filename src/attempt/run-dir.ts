@@ -14,22 +14,15 @@
 import path from 'node:path';
 import type { FileStore } from '../files/types';
 import { readTextIfExists } from '../files/types';
-import { EpisodeSchema, ResultLineSchema, type Episode, type Outcome } from '../core/schemas';
+import { ResultLineSchema, type Outcome } from '../core/schemas';
 import type { SetupRecord } from '../files/setup';
 import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
-import { InputError } from '../core/errors';
-import { parseJsonText, parseJsonl, parseWith } from '../core/io';
+import { parseJsonl } from '../core/io';
 import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../files/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
+import { episodeDirs, readEpisode, readFinished, toFinished, type FinishedEpisode } from './episode-file';
 import { parseTasks, TasksIndex } from './tasks-file';
-
-/** A finished episode found in the run directory. */
-export interface FinishedEpisode {
-  readonly episode: Episode;
-  /** The verifier's result, when the task has one. */
-  readonly ok: boolean | undefined;
-}
 
 /** Options of {@link scanRun}. */
 export interface ScanRunOptions {
@@ -146,39 +139,6 @@ export async function syncResults<T extends KeptResult>(
     if ([...after].every((id) => before.has(id))) break;
   }
   return lines;
-}
-
-// The run dir's episode dirs (a task id never starts with `_`; the run's own dirs all do).
-async function episodeDirs(store: FileStore, out: string): Promise<Set<string>> {
-  return new Set((await store.list(out)).filter((e) => e.isDirectory && !e.name.startsWith('_')).map((e) => e.name));
-}
-
-/** The finished episode of `taskId` in the run dir, or `null` (none, or a torn `episode.json`). */
-export async function readFinished(store: FileStore, out: string, taskId: string): Promise<FinishedEpisode | null> {
-  const { episode } = await readEpisode(store, path.posix.join(out, taskId, EPISODE_FILES.episode));
-  return episode ? toFinished(episode) : null;
-}
-
-// The verifier's `ok` only when the episode recorded a boolean one.
-function toFinished(episode: Episode): FinishedEpisode {
-  return { episode, ok: typeof episode.ok === 'boolean' ? episode.ok : undefined };
-}
-
-async function readEpisode(store: FileStore, file: string): Promise<{ episode?: Episode; problem?: string }> {
-  const text = await readTextIfExists(store, file);
-  if (text === null) return {};
-  try {
-    const episode = parseWith(EpisodeSchema, parseJsonText(text, { file }), { file });
-    // An episode dir holds its own task's episode; another's (a copy gone wrong) would pass for this task's.
-    const taskId = path.posix.basename(path.posix.dirname(file));
-    if (episode.task.task_id !== taskId) {
-      throw new InputError({ file, field: 'task.task_id' }, `names task ${episode.task.task_id}, not ${taskId}`);
-    }
-    return { episode };
-  } catch (error) {
-    if (error instanceof InputError) return { problem: error.message };
-    throw error;
-  }
 }
 
 /**

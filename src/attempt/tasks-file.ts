@@ -14,8 +14,8 @@ import { guardText, isNotFound, namedIsDirectory, readTextIfExists } from '../fi
 import { TaskSchema, type Task } from '../core/schemas';
 import { InputError } from '../core/errors';
 import { redactKnownSecrets } from '../core/secrets';
-import { EPISODE_FILES, RUN_FILES } from '../files/layout';
-import { parseJsonText } from '../core/io';
+import { RUN_FILES } from '../files/layout';
+import { episodeDirs, readFinished } from './episode-file';
 
 const MERGE_ROUNDS = 50;
 
@@ -243,22 +243,14 @@ function lineAt(bytes: Uint8Array, start: number): string {
   return decode(bytes, start, end < 0 ? bytes.length : end);
 }
 
-// The tasks of the episodes published in the run that `listed` does not name, from their `episode.json` (a task id
-// never starts with `_`; a dir without a readable episode is not published, or is another check's to name).
+// The tasks of the episodes finished in the run that `ids` does not name, from their `episode.json` (a dir without a
+// finished episode is not published, or is the run scan's to name and move aside).
 async function unlistedTasks(store: FileStore, out: string, ids: { has(id: string): boolean }, dirs?: ReadonlySet<string>): Promise<Task[]> {
   const lost: Task[] = [];
-  const names = dirs ?? (await store.list(out)).filter((e) => e.isDirectory && !e.name.startsWith('_')).map((e) => e.name);
-  for (const name of names) {
-    if (name.startsWith('_') || ids.has(name)) continue;
-    const file = path.posix.join(out, name, EPISODE_FILES.episode);
-    const text = await readTextIfExists(store, file);
-    if (text === null) continue;
-    try {
-      const task = TaskSchema.parse((parseJsonText(text, { file }) as { task?: unknown } | null)?.task);
-      if (task.task_id === name) lost.push(task);
-    } catch {
-      continue;
-    }
+  for (const name of dirs ?? (await episodeDirs(store, out))) {
+    if (ids.has(name)) continue;
+    const finished = await readFinished(store, out, name);
+    if (finished) lost.push(finished.episode.task);
   }
   return lost;
 }

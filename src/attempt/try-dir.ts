@@ -13,7 +13,8 @@ import { shardTasks, type Shard } from '../core/shard';
 import { writtenFor, type WrittenClaim } from '../claims/grade';
 import type { Claim } from '../claims/schema';
 import { EpisodeClaims } from './claims';
-import { readFinished, scanRun, syncResults, type FinishedEpisode } from './run-dir';
+import { scanRun, syncResults } from './run-dir';
+import { readFinished, type FinishedEpisode } from './episode-file';
 import { mergeTasksFile, TasksIndex } from './tasks-file';
 import { attemptSetup } from './setup';
 

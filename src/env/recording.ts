@@ -8,7 +8,8 @@ import type { FileStore } from '../files/types';
 import type { Task } from '../core/schemas';
 import { MAX_TRIES, tryRunDir } from '../files/layout';
 import { EpisodeClaims, type HeldClaim } from '../attempt/claims';
-import { readFinished, scanRun, syncResults } from '../attempt/run-dir';
+import { scanRun, syncResults } from '../attempt/run-dir';
+import { readFinished } from '../attempt/episode-file';
 import { TasksIndex } from '../attempt/tasks-file';
 import { claimSetup, type StageSetup } from '../files/setup';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readClaims, WORK_DIR, type FoundClaim } from '../attempt/claims';
 import { EPISODE_FILES, RUN_FILES, tryRunDir } from '../files/layout';
 import { runTries } from '../files/tries';
-import { readFinished } from '../attempt/run-dir';
+import { readFinished } from '../attempt/episode-file';
 import { InputError } from '../core/errors';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
