@@ -104,6 +104,32 @@ describe('tasks.jsonl and results.jsonl with several writers', () => {
     expect(await store.readText('/run/results.jsonl')).toBe('{"task_id":"shop-1","ok":true}\n');
   });
 
+  it('a results line with no finished episode behind it is still named and kept aside; one another writer saw on disk is not', async () => {
+    const graded = (i: number) => task(i, { verifier: { kind: 'answer', expected: `${i}` } });
+    const episode = (i: number) => JSON.stringify({ task: graded(i), outcome: 'done', steps: 1, ok: true, timings: { started: 'a', ended: 'b', ms: 1 } });
+    const line = (i: number) => `{"task_id":"shop-${i}","ok":true}\n`;
+    const store = memoryStore({ '/run/_work/.keep': '', [FILE]: `${JSON.stringify(graded(1))}\n`, '/run/shop-1/episode.json': episode(1), '/run/results.jsonl': line(1) + line(9) });
+    const warnings: string[] = [];
+    await syncRunFiles(store, '/run', (m) => warnings.push(m));
+    expect(warnings).toEqual([expect.stringMatching(/^\/run\/results\.jsonl: shop-9 has ok true there but no verified finished episode; rewritten from the episodes/)]);
+    // Another writer publishes shop-2 and writes its results right after this writer listed the run: that line says
+    // what shop-2's episode says, so it is not set aside, and the next round takes shop-2 in.
+    let raced = false;
+    const racing = { ...store, list: async (dir: string) => {
+      const listed = await store.list(dir);
+      if (dir === '/run' && !raced) {
+        raced = true;
+        await store.writeAtomic('/run/shop-2/episode.json', episode(2));
+        await store.writeAtomic('/run/results.jsonl', line(1) + line(2));
+      }
+      return listed;
+    } };
+    await syncRunFiles(racing, '/run', (m) => warnings.push(m));
+    expect(raced).toBe(true);
+    expect(warnings).toHaveLength(1);
+    expect(await store.readText('/run/results.jsonl')).toBe(line(1) + line(2));
+  });
+
   it('two servers recording 160 tasks at once into one out dir: every task listed once, every episode in results.jsonl', async () => {
     const out = await tempDir('tasks-file-');
     const store = nodeStore();

@@ -19,6 +19,7 @@ import type { SetupRecord } from '../files/setup';
 import { countBySetup, type SetupCount } from '../files/setup-counts';
 import { bindJudgeRecord, episodeIdOf, judgeRecordState } from '../files/episode-id';
 import { parseJsonl } from '../core/io';
+import { isPlainName } from '../core/names';
 import { EPISODE_FILES, RUN_DIRS, RUN_FILES, judgeDirOf, keptName } from '../files/layout';
 import { ASIDE_DIR, WORK_DIR } from './claims';
 import { episodeDirs, readEpisode, readFinished, toFinished, type FinishedEpisode } from './episode-file';
@@ -179,7 +180,7 @@ export async function writeResults(
   const text = [...results].map(([id, ok]) => `${JSON.stringify({ task_id: id, ok })}\n`).join('');
   const old = await readTextIfExists(store, file);
   if (old !== null && old !== text) {
-    const differs = resultsDiffer(old, text, file, results);
+    const differs = await resultsDiffer(store, out, old, text, results);
     if (differs !== undefined) {
       const aside = path.posix.join(out, RUN_DIRS.aside, keptName(RUN_FILES.results, 'replaced'));
       await store.writeAtomic(aside, old);
@@ -192,21 +193,26 @@ export async function writeResults(
 
 // The first line of an existing results file that the episodes contradict (or that does not parse). A line the new
 // text holds as it is says what the episodes say: only a file with another line is parsed (at every episode's end
-// the file differs by its new lines alone, and parsing it whole each time grew with the run).
-function resultsDiffer(text: string, next: string, file: string, results: ReadonlyMap<string, boolean>): string | undefined {
+// the file differs by its new lines alone, and parsing it whole each time grew with the run). A line of a task this
+// writer has no result for is read against its episode on disk: another writer, seeing an episode published after
+// this writer listed the run, wrote it, and it says what that episode says.
+async function resultsDiffer(store: FileStore, out: string, text: string, next: string, results: ReadonlyMap<string, boolean>): Promise<string | undefined> {
   const kept = new Set(next.split('\n'));
   if (text.split('\n').every((line) => !line.trim() || kept.has(line))) return undefined;
+  const file = path.posix.join(out, RUN_FILES.results);
   let first: string | undefined;
   const lines = parseJsonl(text, file, ResultLineSchema, {
     lenient: true,
     onIssue: (issue) => (first ??= `${file}:${issue.line}: ${issue.problem}`),
   });
   if (first !== undefined) return first;
-  const line = lines.findIndex((l) => results.get(l.task_id) !== l.ok);
-  if (line < 0) return undefined;
-  const { task_id: id, ok } = lines[line]!;
-  const now = results.get(id);
-  return `${file}: ${id} has ok ${JSON.stringify(ok)} there but ${now === undefined ? 'no verified finished episode' : `ok ${now} in its episode`}`;
+  for (const { task_id: id, ok } of lines) {
+    const now = results.get(id);
+    if (now === ok) continue;
+    if (now === undefined && isPlainName(id) && (await readFinished(store, out, id))?.ok === ok) continue;
+    return `${file}: ${id} has ok ${JSON.stringify(ok)} there but ${now === undefined ? 'no verified finished episode' : `ok ${now} in its episode`}`;
+  }
+  return undefined;
 }
 
 /** Episodes counted with their steps and outcomes. */
