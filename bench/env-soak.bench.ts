@@ -416,11 +416,10 @@ async function main() {
     check(within(last.heap, base.heap), `server JS heap after collection flat: ${last.heap.toFixed(0)} MiB in the window to ${last.n} vs ${base.heap.toFixed(0)} in the window to ${base.n} (${((last.heap / base.heap - 1) * 100).toFixed(1)}%)`);
     check(within(last.pss, base.pss), `Chromium PSS flat: ${last.pss.toFixed(0)} MiB in the window to ${last.n} vs ${base.pss.toFixed(0)} in the window to ${base.n} (${((last.pss / base.pss - 1) * 100).toFixed(1)}%)`);
     // one window's steps/s swings by 10% or more (a window is half a minute on a fast machine): medians of three
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const baseRows = [...new Set([at(200), base, at(400)])].filter((r): r is (typeof rows)[number] => r !== undefined && r !== last);
     const lastRows = rows.slice(-3).filter((r) => !baseRows.includes(r));
     const [sps0, sps1] = [median(baseRows.map((r) => r.sps)), median(lastRows.map((r) => r.sps))];
-    const span = (rs: typeof rows) => `${rs.length} windows to ${rs.map((r) => r.n).join(', ')}`;
+    const span = (rs: typeof rows) => `${rs.length} window${rs.length > 1 ? 's' : ''} to ${rs.map((r) => r.n).join(', ')}`;
     check(within(sps1, sps0), `steps/s flat: ${sps1.toFixed(2)} (median of the ${span(lastRows)}) vs ${sps0.toFixed(2)} (median of the ${span(baseRows)}) (${((sps1 / sps0 - 1) * 100).toFixed(1)}%); the last window alone ${last.sps.toFixed(2)} vs ${base.sps.toFixed(2)} in the window to ${base.n}`);
   }
   if (server.log.warnings.length) process.stdout.write(`server warnings (${server.log.warnings.length}): ${server.log.warnings.slice(0, 3).join(' | ')}\n`);
