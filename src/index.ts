@@ -66,6 +66,8 @@ export {
   type CheckResult,
   type VerifyResult,
 } from './attempt';
+// MiniWeb: each episode's evidence from MiniWeb's own record (its request log, its session overlay, its recorder).
+export { miniwebEvidence, type MiniwebEvidenceOptions } from './miniweb';
 // Claims over evidence: what a recorded episode's evidence must show (a data change, a request, an answer, a value
 // on a page the agent saw, rows of a table at the cut; all / any / not), decided at every step prefix from the
 // episode's step map and start rows; the do-nothing episode a claim must fail; the tables replayed from start rows.

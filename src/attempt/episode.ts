@@ -8,7 +8,7 @@
  * @module
  */
 import type { FileStore } from '../files/types';
-import { stepImageName } from '../files/layout';
+import { episodeFile, stepImageName } from '../files/layout';
 import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
 import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type Task } from '../core/schemas';
 import type { Claim } from '../claims/schema';
@@ -27,7 +27,11 @@ import { EpisodeRecorder } from '../browser/recorder';
 import type { Observation, Policy, PolicyDecision, StepRecord } from '../agent/types';
 import type { EvidenceProvider, EvidenceSession } from './types';
 import { StepMarks } from '../claims/steps';
-import { describeServerDown, serverDownIn, serverDownOf, watchSiteFaults, type SiteFaults } from './site-faults';
+import { describeServerDown, serverDownIn, watchSiteFaults, type SiteFaults } from './site-faults';
+import { EpisodeFailure, EpisodeTimeout, ServerStoppedFailure } from './episode-failure';
+import { decide } from './policy-call';
+
+export { EpisodeFailure, ServerStoppedFailure } from './episode-failure';
 import { checkEntry } from '../core/check';
 
 /**
@@ -111,30 +115,6 @@ export interface AttemptTaskResult {
   readonly usage: Usage;
 }
 
-/**
- * An episode that could not be run for reasons outside it (the policy's model failed or ran past the episode's
- * time limit, the site's server or its evidence endpoint is down or answered 5xx): nothing is recorded, so a rerun
- * tries it again. A recorded episode is always the agent's own behaviour.
- */
-export class EpisodeFailure extends Error {
-  override readonly name = 'EpisodeFailure';
-}
-
-/**
- * An {@link EpisodeFailure} whose cause is a server that stopped answering (refused or dropped connections): its
- * message is that cause and what to do (`the site server at 127.0.0.1:8000 stopped answering (ECONNREFUSED) during
- * evidence: start it again ...`), never the raw error chain, which stays in `cause`.
- */
-export class ServerStoppedFailure extends EpisodeFailure {
-  /** What to do about it, also the end of the message. */
-  readonly hint: string;
-  constructor(message: string, hint: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.hint = hint;
-  }
-}
-
-class EpisodeTimeout extends Error {}
 
 /**
  * Runs one episode and records it. A page that crashes or closes, or a browser that dies, ends the episode
@@ -163,6 +143,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     ep = await openEpisodePage(options.host, {
       origin,
       prefix,
+      ...(s.reachable?.length ? { reachable: s.reachable } : {}),
+      ...(s.pagePosts?.length ? { pagePosts: s.pagePosts } : {}),
       cookies: s.cookies,
       ...(s.onRequest ? { onRequest: (r) => s.onRequest!(r) } : {}),
     });
@@ -201,6 +183,8 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
       ...(options.setup ? { setup: options.setup } : {}),
       ...(verdict ? { ok: verdict.ok, checks: verdict.checks ?? [] } : {}),
       blocked: ep.watch.blockedUrls,
+      ...(ep.watch.pageBlocked.count ? { page_blocked: { count: ep.watch.pageBlocked.count, urls: ep.watch.pageBlocked.urls } } : {}),
+      ...(ep.watch.pagePosts ? { page_posts: ep.watch.pagePosts } : {}),
       usage: run.usage,
     };
     // A page that went away while the run was being stopped is not the agent's error: Chromium closed by a signal
@@ -208,6 +192,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     if (run.outcome === 'error' && options.signal?.aborted) throw options.signal.reason;
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     if (startRows) await writeStartRows(store, dir, startRows, consequences);
+    if (evidence.record) await store.writeAtomic(episodeFile(dir, 'siteRecord'), `${JSON.stringify(evidence.record)}\n`);
     await recorder.finish({
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,
@@ -267,7 +252,7 @@ async function loop(options: AttemptTaskOptions, ep: EpisodePage, recorder: Epis
           finalShot = observation.screenshot;
         } else {
           await counted;
-          error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, prefix: ep.prefix, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
+          error = await performAction(parsed.action, { watch: ep.watch, origin: ep.origin, prefix: ep.prefix, reachable: ep.reachable, elements: observation.elements, ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}) });
         }
       }
       r.history.push({ step, url: observation.url, raw: decision.text, action: parsed.action ?? null, error });
@@ -307,57 +292,6 @@ async function finish(ep: EpisodePage, recorder: EpisodeRecorder, r: LoopResult,
   }
 }
 
-/**
- * One model call of the policy. The episode's time limit does not cut it short: the call ends on its own (its
- * adapter bounds it), within `graceMs` more, so that a call that was failing (5xx, refused, timed out) ends the
- * episode as the model's fault, not as the agent running out of time. A call that answers after the limit ends the
- * episode as `timeout`, its answer unused.
- */
-async function decide(policy: Policy, input: Parameters<Policy['decide']>[0], signal: AbortSignal, timeoutMs: number): Promise<PolicyDecision> {
-  const call = policy.decide(input);
-  const failure = (error: unknown) => new EpisodeFailure(`policy ${policy.name}: ${describeFault(error)}`, { cause: error });
-  try {
-    return await untilAborted(call, signal);
-  } catch (error) {
-    if (!signal.aborted) throw failure(error);
-    if (!(signal.reason instanceof EpisodeTimeout)) throw signal.reason;
-  }
-  const graceMs = Math.max(timeoutMs, 60_000);
-  const late = new AbortController();
-  const timer = setTimeout(() => late.abort(), graceMs);
-  try {
-    await untilAborted(call, input.signal ? AbortSignal.any([input.signal, late.signal]) : late.signal);
-  } catch (error) {
-    if (input.signal?.aborted) throw input.signal.reason;
-    if (late.signal.aborted) {
-      throw new EpisodeFailure(`policy ${policy.name}: the model had not answered ${graceMs / 1000} s after the episode's time limit (${timeoutMs / 1000} s)`);
-    }
-    throw failure(error);
-  } finally {
-    clearTimeout(timer);
-  }
-  throw signal.reason;
-}
-
-// `work`, or a rejection with the signal's reason once it fires.
-async function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    throw signal.reason;
-  }
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    work.catch(() => {});
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
 function assertSiteUp(faults: SiteFaults): void {
   if (faults.first !== null) throw new EpisodeFailure(`the site's server failed: ${faults.first}`);
 }
@@ -389,10 +323,4 @@ async function infra<T>(baseUrl: string, what: string, work: () => Promise<T>): 
     }
     throw new EpisodeFailure(`${what}: ${describeError(error)}`, { cause: error });
   }
-}
-
-// An error as text; a failed fetch also names the server that stopped answering (`fetch failed` alone does not).
-function describeFault(error: unknown): string {
-  const down = serverDownOf(error);
-  return down ? `${describeError(error)}: ${down}` : describeError(error);
 }

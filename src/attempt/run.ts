@@ -220,6 +220,8 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     ? options.browser
     : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const evidence = options.evidence ?? browserEvidence();
+  // A server that cannot give the evidence is named before any episode runs (or any model is called).
+  if (units.length && evidence.check) await evidence.check({ baseUrl, sites: [...new Set(units.map((u) => u.task.site))] });
   const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
   let recorded = 0;
   let failed = 0;

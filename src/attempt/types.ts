@@ -12,6 +12,19 @@ export interface SessionEvidence {
   readonly log: LogEntry[];
   /** The data changes the session made, in order. */
   readonly changes: Change[];
+  /**
+   * The site's own record of what the user did, where it keeps one (MiniWeb's recorder: `/_admin/record` and
+   * `/_admin/beacon` entries), for checks such as MiniWeb's `action_included`. Absent: the server keeps none.
+   */
+  readonly record?: SiteRecord;
+}
+
+/** A site's own record of the user's actions and observations (MiniWeb's recorder stream and beacons). */
+export interface SiteRecord {
+  /** The recorder's entries (`{type: "action" | "observation", ...}`), in order. */
+  readonly records: readonly Record<string, unknown>[];
+  /** The beacons (`{action, target, ...}`), in order. */
+  readonly beacons: readonly Record<string, unknown>[];
 }
 
 /** One episode's server session. */
@@ -36,6 +49,16 @@ export interface EvidenceSession {
    * Absent: the site declares none.
    */
   consequences?(): Promise<readonly Consequence[]>;
+  /**
+   * Paths outside the site's prefix that the episode may be on, as the server declares them: exact paths
+   * (`/verify-payment`) or prefixes ending in `/` (`/sites/email/`, where a payment code is mailed). Absent: none.
+   */
+  readonly reachable?: readonly string[];
+  /**
+   * Paths outside the site that the site's own pages POST to by themselves (MiniWeb's recorder, `/_admin/record`):
+   * let through from the page's scripts, never as a navigation; never the agent's error. Absent: none.
+   */
+  readonly pagePosts?: readonly string[];
   /** Releases the session. */
   close?(): Promise<void>;
 }
@@ -44,4 +67,9 @@ export interface EvidenceSession {
 export interface EvidenceProvider {
   /** Opens the server session of one episode: task `taskId` on `site`, served at `baseUrl`. */
   open(input: { readonly site: string; readonly taskId: string; readonly baseUrl: string }): Promise<EvidenceSession>;
+  /**
+   * Checks, before anything is spent, that the server can give this evidence for these sites: resolves with what
+   * was found, or rejects saying what is wrong (an error with a `hint` says what to do). Absent: nothing to check.
+   */
+  check?(input: { readonly baseUrl: string; readonly sites: readonly string[] }): Promise<string>;
 }

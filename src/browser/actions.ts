@@ -19,6 +19,8 @@ export interface ActionContext {
   readonly origin: string;
   /** The site's path prefix (`/sites/shop/`); `goto` and every navigation stay under it. Default `/`. */
   readonly prefix?: string;
+  /** Paths outside the prefix that the server declares open to the site's episodes (`/verify-payment`). */
+  readonly reachable?: readonly string[];
   /** The elements of the observation the action was chosen from. */
   readonly elements: readonly ObservedElement[];
   /** The time limit of one element action (click, fill...), in ms. Default 10000. */
@@ -210,7 +212,7 @@ async function gotoPath(ctx: ActionContext, path: string): Promise<void> {
 }
 
 function boundaryOf(ctx: ActionContext): SiteBoundary {
-  return siteBoundary(ctx.origin, ctx.prefix ?? '/');
+  return siteBoundary(ctx.origin, ctx.prefix ?? '/', ctx.reachable ?? []);
 }
 
 // A navigation the router cannot see (a server redirect: only a redirect's first URL is routed) that left the

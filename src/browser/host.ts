@@ -198,6 +198,8 @@ export interface EpisodePage {
   readonly origin: string;
   /** The site's path prefix on it (`/`: the whole origin). */
   readonly prefix: string;
+  /** Paths outside the prefix open to the episode. */
+  readonly reachable: readonly string[];
   /** Where the episode's own listeners on the page and its context go: removed when the episode ends. */
   readonly listeners: Listeners;
   /** Waits (at most `capMs`) until every started request was reported to `onRequest`. */
@@ -215,6 +217,13 @@ export interface EpisodePageOptions {
    * the evidence API (`/_admin/`); other requests of the origin (shared styles, images) go through. Default `/`.
    */
   readonly prefix?: string;
+  /** Paths outside the prefix that the server declares open to the site's episodes (`/verify-payment`). */
+  readonly reachable?: readonly string[];
+  /**
+   * Paths outside the site that the page's own scripts may POST to (MiniWeb's recorder, `/_admin/record`): let
+   * through, never as a navigation, counted in {@link PageWatch.pagePosts}.
+   */
+  readonly pagePosts?: readonly string[];
   /** Cookies of the episode's server session. */
   readonly cookies?: ReadonlyArray<{ readonly name: string; readonly value: string; readonly url: string }>;
   /** Called with each finished same-origin request, for browser-side evidence. */
@@ -237,9 +246,9 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
   const listeners = new Listeners();
   try {
     if (options.cookies?.length) await context.addCookies(options.cookies.map((c) => ({ ...c })));
-    const boundary = siteBoundary(origin, options.prefix ?? '/');
+    const boundary = siteBoundary(origin, options.prefix ?? '/', options.reachable ?? []);
     const watch = new PageWatch(page, origin, describeBoundary(boundary), listeners);
-    slot.episode = { boundary, watch };
+    slot.episode = { boundary, watch, pagePosts: options.pagePosts ?? [] };
     slot.origin = origin;
     listeners.on(browser, 'disconnected', () => watch.markGone('the browser died'));
     const requests = options.onRequest ? requestReporter(context, origin, options.onRequest, listeners) : null;
@@ -249,6 +258,7 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
       watch,
       origin,
       prefix: boundary.prefix,
+      reachable: boundary.reachable ?? [],
       listeners,
       flushRequests: (capMs = 2000) => requests?.flush(capMs) ?? Promise.resolve(),
       async close() {
@@ -266,7 +276,8 @@ export async function openEpisodePage(host: BrowserHost, options: EpisodePageOpt
 }
 
 // A new context and page whose route keeps each episode inside its site, the one it serves at the time: the site's
-// requests (and the origin's shared styles and images) go through, any other is aborted and reported.
+// requests (and the origin's shared styles and images, and the page's own posts to its recorder) go through, any
+// other is aborted; a navigation of the page is reported to the agent, what the page fetched by itself only counted.
 async function newPooledPage(browser: Browser): Promise<PooledPage> {
   const context = await browser.newContext({
     viewport: VIEWPORT,
@@ -286,11 +297,15 @@ async function newPooledPage(browser: Browser): Promise<PooledPage> {
       // between episodes nothing goes out: the last document's requests are not the next episode's
       if (!episode) return route.abort('blockedbyclient').catch(() => {});
       const { origin } = episode.boundary;
-      const reason = outsideSite(request.url(), episode.boundary);
+      const url = request.url();
       const navigation = request.isNavigationRequest();
-      const shared = sameOrigin(request.url(), origin) && !navigation && !new URL(request.url()).pathname.startsWith(EVIDENCE_PREFIX);
-      if (reason === null || shared) return route.continue().catch(() => {});
-      episode.watch.blocked(request.url(), navigation && request.frame() === page.mainFrame());
+      const path = sameOrigin(url, origin) ? new URL(url).pathname : null;
+      const shared = path !== null && !navigation && !path.startsWith(EVIDENCE_PREFIX);
+      const recorder = path !== null && !navigation && request.method() === 'POST' && episode.pagePosts.includes(path);
+      if (recorder) episode.watch.pagePosts++;
+      if (recorder || shared || outsideSite(url, episode.boundary) === null) return route.continue().catch(() => {});
+      if (navigation && mainFrameOf(request, page)) episode.watch.blocked(url, true);
+      else episode.watch.blockedByPage(url);
       return route.abort('blockedbyclient').catch(() => {});
     });
     return slot;
@@ -301,6 +316,15 @@ async function newPooledPage(browser: Browser): Promise<PooledPage> {
 }
 
 const ANY_URL = /^(?:https?|wss?):/i;
+
+// Whether a request is the main frame's (a service worker's request has no frame).
+function mainFrameOf(request: Request, page: Page): boolean {
+  try {
+    return request.frame() === page.mainFrame();
+  } catch {
+    return false;
+  }
+}
 
 // Reports same-origin requests in the order they started, each once it has finished or failed; a request that
 // never ends is reported with status null when the episode flushes.

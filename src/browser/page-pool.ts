@@ -27,6 +27,8 @@ const EMPTY_MS = 5_000;
 export interface PageEpisode {
   readonly boundary: SiteBoundary;
   readonly watch: PageWatch;
+  /** Paths of the origin outside the site that the page's own scripts may POST to (a site's recorder). */
+  readonly pagePosts: readonly string[];
 }
 
 /** A context with its one page, for one episode after another. */

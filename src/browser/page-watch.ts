@@ -8,6 +8,9 @@ import { Listeners, PageGoneError, rethrowGone, sameOrigin, withTimeout } from '
 
 export { PageGoneError } from './page-util';
 
+/** How many URLs of the requests a page made by itself and that were stopped are kept (all are counted). */
+export const PAGE_BLOCKED_KEPT = 20;
+
 /** A point in the page's activity, taken before an action. */
 export interface ActivityMark {
   readonly started: number;
@@ -83,14 +86,30 @@ export class PageWatch {
     this.onGone?.(reason);
   }
 
-  /** Every URL on another origin the page (or a `goto`) tried to reach, in order. */
+  /** Every URL outside the site that the agent's actions tried to reach (a navigation, a `goto`), in order. */
   readonly blockedUrls: string[] = [];
 
-  /** Records a request outside the site that was blocked, with a note for the agent. */
-  blocked(url: string, isNavigation: boolean): void {
+  /**
+   * What the page did by itself that was stopped at the site's boundary (a script's request, an image, a frame's
+   * navigation): counted, and the first {@link PAGE_BLOCKED_KEPT} URLs kept; never a note for the agent, whose
+   * action did not cause it.
+   */
+  readonly pageBlocked = { count: 0, urls: [] as string[] };
+
+  /** Requests the page's own scripts sent to the paths the server lets through from them (a site's recorder). */
+  pagePosts = 0;
+
+  /** Records a navigation outside the site that was blocked, with a note for the agent. */
+  blocked(url: string, isNavigation = true): void {
     this.blockedUrls.push(url);
     if (isNavigation) this.blockedNavigations++;
     this.notes.push(`blocked ${isNavigation ? 'navigation' : 'a request'} to ${url.slice(0, 200)}: only ${this.scope} is allowed`);
+  }
+
+  /** Records a request the page made by itself that was stopped (see {@link pageBlocked}). */
+  blockedByPage(url: string): void {
+    this.pageBlocked.count++;
+    if (this.pageBlocked.urls.length < PAGE_BLOCKED_KEPT) this.pageBlocked.urls.push(url.slice(0, 300));
   }
 
   /** The notes (blocked requests, dialogs) since the last call, as one line, or null. */

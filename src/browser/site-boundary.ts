@@ -13,21 +13,36 @@ export function defaultSitePrefix(site: string): string {
 /** The server's evidence API, never open to the agent whatever the prefix. */
 export const EVIDENCE_PREFIX = '/_admin/';
 
-/** A site's boundary: its origin (`http://127.0.0.1:8000`) and path prefix (`/sites/shop/`). */
+/**
+ * A site's boundary: its origin (`http://127.0.0.1:8000`), path prefix (`/sites/shop/`), and the paths outside the
+ * prefix that the server declares open to the site's episodes (`reachable`: exact paths such as `/verify-payment`,
+ * or prefixes ending in `/`).
+ */
 export interface SiteBoundary {
   readonly origin: string;
   readonly prefix: string;
+  readonly reachable?: readonly string[];
 }
 
-/** The boundary of a site served at `baseUrl` under `prefix` (default `/`); the prefix must start and end with `/`. */
-export function siteBoundary(baseUrl: string, prefix = '/'): SiteBoundary {
+/**
+ * The boundary of a site served at `baseUrl` under `prefix` (default `/`), with the `reachable` paths outside it;
+ * the prefix must start and end with `/`, a reachable path start with `/` (the evidence API never is one).
+ */
+export function siteBoundary(baseUrl: string, prefix = '/', reachable: readonly string[] = []): SiteBoundary {
   if (!prefix.startsWith('/') || !prefix.endsWith('/')) throw new RangeError(`a site prefix starts and ends with "/", got ${JSON.stringify(prefix)}`);
-  return { origin: new URL(baseUrl).origin, prefix };
+  for (const p of reachable) {
+    if (!p.startsWith('/') || p.startsWith(EVIDENCE_PREFIX) || p === '/') throw new RangeError(`a reachable path is a path outside the site other than / and ${EVIDENCE_PREFIX}, got ${JSON.stringify(p)}`);
+  }
+  return { origin: new URL(baseUrl).origin, prefix, ...(reachable.length ? { reachable: [...reachable] } : {}) };
 }
 
-/** The boundary as the agent is told it: `http://127.0.0.1:8000/sites/shop/` (the bare origin for prefix `/`). */
+/**
+ * The boundary as the agent is told it: `http://127.0.0.1:8000/sites/shop/` (the bare origin for prefix `/`), and
+ * its reachable paths: `http://127.0.0.1:8000/sites/shop/ (and /verify-payment, /sites/email/)`.
+ */
 export function describeBoundary(boundary: SiteBoundary): string {
-  return boundary.prefix === '/' ? boundary.origin : `${boundary.origin}${boundary.prefix}`;
+  const site = boundary.prefix === '/' ? boundary.origin : `${boundary.origin}${boundary.prefix}`;
+  return boundary.reachable?.length ? `${site} (and ${boundary.reachable.join(', ')})` : site;
 }
 
 /** Why `url` is outside the site, or `null` when it is inside. `/sites/shop` counts as `/sites/shop/`. */
@@ -42,8 +57,14 @@ export function outsideSite(url: string | URL, boundary: SiteBoundary): string |
   if (u.origin !== boundary.origin) return `${u.origin} is another server`;
   const path = u.pathname;
   if (path.startsWith(EVIDENCE_PREFIX) || `${path}/` === EVIDENCE_PREFIX) return 'the evidence API is not part of the site';
-  if (!path.startsWith(boundary.prefix) && `${path}/` !== boundary.prefix) return `${path} is outside ${boundary.prefix}`;
-  return null;
+  if (under(path, boundary.prefix) || boundary.reachable?.some((p) => under(path, p))) return null;
+  return `${path} is outside ${boundary.prefix}`;
+}
+
+// Whether a path is `entry` (an exact path) or under it (a prefix ending in `/`; `/sites/shop` counts as `/sites/shop/`).
+function under(path: string, entry: string): boolean {
+  if (!entry.endsWith('/')) return path === entry;
+  return path.startsWith(entry) || `${path}/` === entry;
 }
 
 /** A task whose start page is outside its site. */

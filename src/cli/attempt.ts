@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import { runAttempt, type AttemptEvent, type AttemptResult } from '../attempt/run';
 import { checkBeforeSpending } from './doctor';
 import { MIX_SETUP_FLAG, MIX_SETUP_HELP } from './pipeline-flags';
-import { browserEvidence } from '../attempt/evidence';
+import { evidenceKindOf, evidenceOptions, nonSandboxEvidence, type EvidenceKind } from './evidence';
 import { siteBoundary, startUrlOf } from '../browser/site-boundary';
 import { qwenModel, qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
@@ -45,7 +45,9 @@ export interface AttemptFlags extends ShardFlags {
   seed?: number;
   attempts: number;
   baseUrl?: string;
-  evidence: 'auto' | 'browser' | 'sandbox';
+  evidence: EvidenceKind;
+  miniwebDb?: string;
+  miniwebCodes: 'on' | 'off';
   oracleFailureRate: number;
   episodeTimeout: number;
   sitePrefix: string;
@@ -76,12 +78,8 @@ export function register(program: Command): void {
     .option('--seed <n>', "the qwen policy's sampling seed of try 1 (try n: seed + n - 1); default the server's", integer(0))
     .option('--attempts <k>', 'tries per task, each its own episode (try n >= 2 in <out>/_tries/<n>/)', integer(1), 1)
     .option('--oracle-failure-rate <r>', 'share of tasks the stand-in oracle gets wrong on purpose', numberBetween(0, 1), 0)
-    .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default: start the sandbox here')
-    .addOption(
-      new Option('--evidence <kind>', "request log and data changes: the sandbox's record, or the browser's requests")
-        .choices(['auto', 'browser', 'sandbox'])
-        .default('auto', 'sandbox for the sandbox, else browser'),
-    )
+    .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default: start the sandbox here');
+  evidenceOptions(command, 'sandbox for the sandbox, miniweb with --miniweb-db, else browser')
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--verifiers <file>', 'verifiers written for proposed tasks (verifiers.jsonl): their results go to results.jsonl')
@@ -115,7 +113,7 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
       },
     });
     const policy = guardPolicy(flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags), guard);
-    const evidence = kind === 'browser' ? browserEvidence() : sandbox!.evidence;
+    const evidence = kind === 'sandbox' ? sandbox!.evidence : nonSandboxEvidence(kind, flags, baseUrl);
     // Tasks that start outside their site are bad input: refused before the checks of what the run needs.
     const prefixOf = sitePrefixOf(flags.sitePrefix);
     for (const task of tasks) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
@@ -123,6 +121,7 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
       browser: {},
       ...(flags.policy === 'oracle' ? {} : { models: [{ role: 'agent', llm: qwenModel({ baseURL: flags.endpoint, model: flags.model, apiKey: 'EMPTY', ...agentKey(flags) }) }] }),
       sites: { baseUrl, sites: tasks.map((t) => t.site), sitePrefix: sitePrefixOf(flags.sitePrefix) },
+      evidence: { provider: evidence, baseUrl, sites: [...new Set(tasks.map((t) => t.site))] },
       outDirs: [flags.out],
     });
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
@@ -269,10 +268,9 @@ function qwenAgent(flags: AttemptFlags): Policy {
   });
 }
 
-// The sandbox's own record where the sites are the sandbox's, else what the browser saw.
-function evidenceKind(flags: AttemptFlags): 'browser' | 'sandbox' {
-  if (flags.evidence !== 'auto') return flags.evidence;
-  return !flags.baseUrl || flags.policy === 'oracle' ? 'sandbox' : 'browser';
+// The sandbox's own record where the sites are the sandbox's, else MiniWeb's or what the browser saw.
+function evidenceKind(flags: AttemptFlags): 'browser' | 'sandbox' | 'miniweb' {
+  return evidenceKindOf(flags, !flags.baseUrl || flags.policy === 'oracle');
 }
 
 function describePolicy(policy: Policy, flags: AttemptFlags): string {

@@ -13,6 +13,7 @@ import type { PreflightCheck } from '../preflight/checks';
 import { preflight, PreflightError, type PreflightOptions } from '../preflight/run';
 import type { LanguageModel } from '../models/types';
 import { resolveModel } from './models';
+import { evidenceKindOf, nonSandboxEvidence } from './evidence';
 import { DEFAULT_DEMO_DIR, DEFAULT_PIPELINE_DIR, pipelineCommand, type PipelineFlags } from './pipeline-flags';
 import { checkRealSetup, resolveRealModels, type Runs } from './pipeline-models';
 
@@ -70,14 +71,28 @@ async function doctorChecks(flags: PipelineFlags): Promise<PreflightCheck[]> {
   const agent = agentFor(flags, runs, fail);
   if (agent) models.push({ role: 'agent', llm: agent });
   const sites = await sitesFor(flags, runs, fail);
+  const evidence = sites && flags.baseUrl ? evidenceCheck(flags, flags.baseUrl, sites, fail) : undefined;
   const report = await preflight({
     outDirs: [flags.out ?? (flags.sandbox ? DEFAULT_DEMO_DIR : DEFAULT_PIPELINE_DIR)],
     models,
     ...(runs('attempt', 'validate') ? { browser: {} } : {}),
     ...(sites && flags.baseUrl ? { sites: { baseUrl: flags.baseUrl, sites } } : {}),
+    ...(evidence ? { evidence } : {}),
     timeoutMs: flags.timeout * 1000,
   });
   return [...checks, ...report.checks];
+}
+
+// The evidence the run will use, for its own check (MiniWeb's: the server's database, one request log).
+function evidenceCheck(flags: PipelineFlags, baseUrl: string, sites: string[], fail: (name: string, detail: string, hint: string) => void): PreflightOptions['evidence'] {
+  const kind = evidenceKindOf(flags, false);
+  if (kind !== 'miniweb') return undefined;
+  try {
+    return { provider: nonSandboxEvidence(kind, flags, baseUrl), baseUrl, sites };
+  } catch (error) {
+    fail('evidence', (error as Error).message, 'give --miniweb-db (MiniWeb\'s SQLite file), or choose --evidence browser');
+    return undefined;
+  }
 }
 
 // The agent's model, when the stages need it and a server is named (--serve-qwen starts one at run time).

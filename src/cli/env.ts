@@ -3,11 +3,11 @@
  * session's episode recorded in `--out`; runs until SIGINT or SIGTERM.
  * @module
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { serveEnv, type EnvEvent } from '../env/server';
-import { browserEvidence } from '../attempt/evidence';
+import { evidenceKindOf, evidenceOptions, nonSandboxEvidence, type EvidenceKind } from './evidence';
 import type { EvidenceProvider } from '../attempt/types';
 import { nodeStore } from '../files/node';
 import { verifiersFileOf } from '../files/layout';
@@ -25,7 +25,9 @@ interface EnvFlags {
   sandbox: boolean;
   tasks?: string;
   baseUrl?: string;
-  evidence: 'auto' | 'browser' | 'sandbox';
+  evidence: EvidenceKind;
+  miniwebDb?: string;
+  miniwebCodes: 'on' | 'off';
   out: string;
   port: number;
   host: string;
@@ -47,14 +49,14 @@ interface EnvFlags {
 
 /** Registers `taskgen env`. */
 export function register(program: Command): void {
-  program
+  const command = program
     .command('env')
     .description('serve tasks, their verifiers and the browser harness as an OpenEnv environment for RL (every session recorded in --out)')
     .requiredOption('--out <dir>', 'run directory the episodes are recorded in (tries past the first under _tries/<n>/)')
     .option('--sandbox', "serve the sandbox's sites and task banks (splits train and test)", false)
     .option('--tasks <file>', 'tasks JSONL file (verifiers.jsonl beside it rewards tasks without a verifier)')
-    .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default with --tasks: start the sandbox here')
-    .addOption(new Option('--evidence <kind>', "the sandbox's record, or the browser's requests").choices(['auto', 'browser', 'sandbox']).default('auto', 'sandbox for the sandbox, else browser'))
+    .option('--base-url <url>', 'the server of the sites (MiniWeb, or a sandbox); default with --tasks: start the sandbox here');
+  evidenceOptions(command, 'sandbox for the sandbox, miniweb with --miniweb-db, else browser')
     .option('--port <n>', 'port (0: a free one)', integer(0), 8000)
     .option('--host <addr>', 'interface to bind', '127.0.0.1')
     .option('--max-sessions <n>', 'sessions at once (one more gets CAPACITY_REACHED)', integer(1), 8)
@@ -95,7 +97,8 @@ async function envAction(flags: EnvFlags): Promise<void> {
     if (!flags.baseUrl) process.stderr.write(`started the sandbox (bundled sites) at ${baseUrl}\n`);
     const { tasks, splitOf } = flags.sandbox ? await sandboxTasks() : { tasks: await readTasks(flags.tasks!, warn), splitOf: undefined };
     const verifiers = flags.tasks ? [...(await readWrittenVerifiers(store, verifiersFileOf(flags.tasks))).byTask.values()] : [];
-    const evidence: EvidenceProvider = flags.evidence === 'browser' || (flags.evidence === 'auto' && !sandbox) ? browserEvidence() : sandbox!.evidence;
+    const kind = evidenceKindOf(flags, sandbox !== null);
+    const evidence: EvidenceProvider = kind === 'sandbox' ? sandbox!.evidence : nonSandboxEvidence(kind, flags, baseUrl);
     const server = await serveEnv({
       tasks,
       ...(splitOf ? { splitOf } : {}),

@@ -6,6 +6,7 @@ import { DEFAULT_BUDGET } from '../rows';
 import type { Shard } from '../core/shard';
 import { integer, numberBetween, stopAfterFailuresOption, timeoutOption } from './flags';
 import { shardOptions } from './shard';
+import { evidenceOptions, type EvidenceKind } from './evidence';
 
 /** The work dir by default: the seed's `data/webmix/taskgen`. */
 export const DEFAULT_PIPELINE_DIR = 'data/webmix/taskgen';
@@ -52,7 +53,9 @@ export interface PipelineFlags {
   serveQwen: boolean;
   gpus: number;
   vllm: string;
-  evidence: 'auto' | 'browser' | 'sandbox';
+  evidence: EvidenceKind;
+  miniwebDb?: string;
+  miniwebCodes: 'on' | 'off';
   concurrency: number;
   workers: number;
   maxSteps: number;
@@ -117,10 +120,8 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--agent-seed <n>', "the agent's sampling seed of try 1 (try n: seed + n - 1)", integer(0))
     .option('--serve-qwen', 'start vLLM with the agent model for this run (and stop it at the end)', false)
     .option('--gpus <n>', '(--serve-qwen) GPUs, one model copy each', integer(1), 1)
-    .option('--vllm <path>', '(--serve-qwen) the vllm executable', 'vllm')
-    .addOption(
-      new Option('--evidence <kind>', 'where the request log and data changes come from').choices(['auto', 'browser', 'sandbox']).default('auto', 'sandbox with --sandbox, else browser'),
-    )
+    .option('--vllm <path>', '(--serve-qwen) the vllm executable', 'vllm');
+  evidenceOptions(command, 'sandbox with --sandbox, miniweb with --miniweb-db, else browser')
     .option('--concurrency <n>', 'episodes in parallel', integer(1), 4)
     .option('--workers <n>', 'episodes judged at once', integer(1), 16)
     .option('--max-steps <n>', 'steps per episode', integer(1), 15)

@@ -3,7 +3,7 @@
  * evidence, and the setup text (sites, models, and a notice wherever a sandbox stand-in plays a model's role).
  * @module
  */
-import { browserEvidence } from '../attempt/evidence';
+import { evidenceKindOf, nonSandboxEvidence } from './evidence';
 import type { EvidenceProvider } from '../attempt/types';
 import { UsageMeter } from '../models/usage';
 import type { PipelineOptions, PipelineStage } from '../pipeline/types';
@@ -71,10 +71,10 @@ export function buildConfig(
   };
 }
 
-// The sandbox's own record for its sites (or a server speaking its /_admin/ API), else what the browser saw.
+// The sandbox's own record for its sites (or a server speaking its /_admin/ API), MiniWeb's, or what the browser saw.
 export async function evidenceFor(flags: PipelineFlags, sandbox: SandboxSetup | undefined): Promise<EvidenceProvider> {
-  const kind = flags.evidence === 'auto' ? (sandbox ? 'sandbox' : 'browser') : flags.evidence;
-  if (kind === 'browser') return browserEvidence();
+  const kind = evidenceKindOf(flags, sandbox !== undefined);
+  if (kind !== 'sandbox') return nonSandboxEvidence(kind, flags, flags.baseUrl);
   if (sandbox) return sandbox.evidence;
   if (!flags.baseUrl) throw new Error('--evidence sandbox needs --base-url URL (a server with the sandbox\'s /_admin/ API)');
   return (await loadSandbox()).sandboxEvidence({ url: flags.baseUrl });

@@ -160,6 +160,9 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
   for (const task of options.tasks) startUrlOf(task, options.baseUrl, siteBoundary(options.baseUrl, prefixOf(task.site)));
   const warn = (message: string) => emit({ type: 'warning', message });
   const tasks = new EnvTasks(options.tasks, options.splitOf, writtenFor(options.tasks, options.verifiers ?? [], warn));
+  const evidence = options.evidence ?? browserEvidence();
+  // A server that cannot give the evidence is named before the environment opens.
+  if (evidence.check && options.tasks.length) await evidence.check({ baseUrl: options.baseUrl, sites: [...new Set(options.tasks.map((t) => t.site))] });
   const maxSteps = options.maxSteps ?? 15;
   const episodeTimeoutMs = options.episodeTimeoutMs ?? 1_800_000;
   const policyName = 'env';
@@ -187,7 +190,7 @@ export async function serveEnv(options: ServeEnvOptions): Promise<EnvServer> {
     tasks,
     slots: new EpisodeSlots({ store, out: options.out, staleMs: episodeTimeoutMs, setup, mixSetup: options.mixSetup ?? false, onWarning: warn }),
     host,
-    evidence: options.evidence ?? browserEvidence(),
+    evidence,
     baseUrl: options.baseUrl,
     sitePrefix: prefixOf,
     store,

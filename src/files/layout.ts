@@ -101,6 +101,8 @@ export const EPISODE_FILES = Object.freeze({
   agentSteps: 'agent_steps.json',
   /** Not the seed's: the rows of the site's tables before the first action (state claims read start plus changes). */
   startRows: 'start_rows.json',
+  /** Not the seed's: the site's own record of the user's actions, where it keeps one (MiniWeb's recorder stream). */
+  siteRecord: 'site_record.json',
 });
 
 /** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */

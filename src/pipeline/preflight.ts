@@ -59,6 +59,7 @@ export async function preflightPipeline(ctx: StageContext): Promise<void> {
     models,
     ...(browsing ? { browser: ctx.host } : {}),
     ...(browsing && baseUrl && plan.sites.length ? { sites: { baseUrl, sites: plan.sites } } : {}),
+    ...(browsing && baseUrl && config.evidence?.check ? { evidence: { provider: config.evidence, baseUrl, sites: plan.sites } } : {}),
   });
 }
 

@@ -10,6 +10,7 @@ import { describeError } from '../core/errors';
 import { browserHost, chromiumPath, isBrowserHost, type BrowserHost, type BrowserOptions } from '../browser/host';
 import { defaultSitePrefix } from '../browser/site-boundary';
 import { LLMError, type LanguageModel } from '../models/types';
+import type { EvidenceProvider } from '../attempt/types';
 
 /** One check's result. */
 export interface PreflightCheck {
@@ -85,6 +86,20 @@ async function checkSite(site: string, url: string, timeoutMs: number): Promise<
     return fail(name, `${url} answers ${response.status}`, 'check the base URL (--base-url) and that the server serves this site under its prefix');
   } catch (error) {
     return fail(name, `${url} does not answer: ${firstLine(describeError(error))}`, 'start the sites\' server, or fix the base URL (--base-url)');
+  }
+}
+
+/**
+ * The evidence provider can give each episode's evidence for these sites (its own `check`: MiniWeb's database is the
+ * server's, one request log per session); passes with nothing to check for a provider without one.
+ */
+export async function checkEvidence(evidence: EvidenceProvider, input: { readonly baseUrl: string; readonly sites: readonly string[] }): Promise<PreflightCheck> {
+  if (!evidence.check) return pass('evidence', 'nothing to check');
+  try {
+    return pass('evidence', await evidence.check(input));
+  } catch (error) {
+    const hint = typeof (error as { hint?: unknown }).hint === 'string' ? (error as { hint: string }).hint : "check the server's evidence routes and database";
+    return fail('evidence', firstLine(error instanceof Error ? error.message : String(error)), hint);
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import type { BrowserHost, BrowserOptions } from '../browser/host';
 import type { LanguageModel } from '../models/types';
-import { checkBrowser, checkModel, checkSites, checkWritable, type PreflightCheck } from './checks';
+import { checkBrowser, checkEvidence, checkModel, checkSites, checkWritable, type PreflightCheck } from './checks';
+import type { EvidenceProvider } from '../attempt/types';
 
 /** Options of {@link preflight}: what to check; what is left out is not checked. */
 export interface PreflightOptions {
@@ -15,6 +16,8 @@ export interface PreflightOptions {
   readonly models?: ReadonlyArray<{ readonly role: string; readonly llm: LanguageModel }>;
   /** The sites the browser will visit: each home page fetched at `baseUrl` under its prefix. */
   readonly sites?: { readonly baseUrl: string; readonly sites: readonly string[]; readonly sitePrefix?: (site: string) => string };
+  /** The evidence provider, and the server and sites its episodes will be on: its own check (MiniWeb's database, one log). */
+  readonly evidence?: { readonly provider: EvidenceProvider; readonly baseUrl: string; readonly sites: readonly string[] };
   /** Dirs the run will write. */
   readonly outDirs?: readonly string[];
   /** Time limit of each network check in ms. Default 10 000. */
@@ -54,6 +57,7 @@ export async function preflight(options: PreflightOptions): Promise<PreflightRep
   for (const dir of new Set(options.outDirs ?? [])) checks.push(await checkWritable(dir));
   for (const { role, llm } of options.models ?? []) checks.push(await checkModel(role, llm, timeoutMs));
   if (options.sites) checks.push(...(await checkSites({ ...options.sites, timeoutMs })));
+  if (options.evidence) checks.push(await checkEvidence(options.evidence.provider, options.evidence));
   if (options.browser !== undefined) checks.push(await checkBrowser(options.browser));
   return { ok: checks.every((c) => c.ok), checks };
 }
