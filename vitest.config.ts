@@ -20,6 +20,7 @@ const SLOW = [
   'test/judge-lab-demo.test.ts',
   'test/judge-variant.test.ts',
   'test/lab-stats.test.ts',
+  'test/miniweb-evidence.test.ts',
   'test/pack.test.ts',
   'test/parity-*.test.ts',
   'test/pipeline.test.ts',
