@@ -145,10 +145,11 @@ describe('MiniWeb evidence (a fake MiniWeb, Chromium)', () => {
   });
 
   it('records the banking transfer and reveal as the overlay holds them: 2 balances, 2 transactions, the code mail, the replaced collection\'s delete', async () => {
-    const changes = (await read('mw-banking-transfer-reveal', 'grade_inputs.json')).changes as Array<Record<string, any>>;
-    const shape = changes.map((c) => `${c.op} ${c.site}/${c.collection} ${String((c.after ?? c.before).id)}`).sort();
+    type Row = Record<string, unknown>;
+    const changes = (await read('mw-banking-transfer-reveal', 'grade_inputs.json')).changes as Array<{ op: string; site: string; collection: string; before: Row | null; after: Row | null; changed: Row }>;
+    const shape = changes.map((c) => `${c.op} ${c.site}/${c.collection} ${String((c.after ?? c.before)!.id)}`).sort();
     expect(shape).toEqual(['create banking/transactions 4', 'create banking/transactions 5', 'create email/sent_messages 30003', 'delete banking/accounts 3', 'update banking/accounts 1', 'update banking/accounts 2'].sort());
-    expect(changes.find((c) => c.op === 'update' && c.after.id === 1)!.changed).toEqual({ balance: [2450.75, 2350.75] });
+    expect(changes.find((c) => c.op === 'update' && c.after!.id === 1)!.changed).toEqual({ balance: [2450.75, 2350.75] });
     expect(changes.find((c) => c.op === 'delete')!.before).toMatchObject({ user_id: 2, account_number: 'CHK-552031' });
     expect(changes.find((c) => c.site === 'email')!.after).toMatchObject({ from_addr: 'security@miniweb.local', subject: expect.stringMatching(/^Verification Code: \d{6}$/) });
   });
