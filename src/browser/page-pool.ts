@@ -112,7 +112,10 @@ export async function releasePage(browser: Browser, slot: PooledPage): Promise<v
 async function empty(slot: PooledPage): Promise<boolean> {
   const work = (async () => {
     const { page, context } = slot;
-    // first the document, so none of the site's scripts runs on with the next episode's cookies
+    // a tab's session storage belongs to the tab: Chromium 150 no longer clears it by origin, and from about:blank
+    // nothing reaches it, so the document clears its own first
+    await page.evaluate(CLEAR_SESSION_STORAGE).catch(() => {});
+    // then the document, so none of the site's scripts runs on with the next episode's cookies
     await page.goto('about:blank', { timeout: EMPTY_MS });
     slot.cdp ??= await context.newCDPSession(page);
     await context.clearCookies();
@@ -137,3 +140,4 @@ async function empty(slot: PooledPage): Promise<boolean> {
 
 // What outlives a document in its tab and no storage clearing reaches: the window's name.
 const RESET_WINDOW = "window.name = ''";
+const CLEAR_SESSION_STORAGE = 'try { sessionStorage.clear() } catch {}';
