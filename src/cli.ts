@@ -13,6 +13,7 @@ import { register as registerRelabel } from './cli/relabel';
 import { register as registerEnv } from './cli/env';
 import { register as registerReport } from './cli/report';
 import { register as registerRows } from './cli/rows';
+import { register as registerSitemaps } from './cli/sitemaps';
 import { register as registerSlurm } from './cli/slurm';
 import { register as registerStatus } from './cli/status';
 import { register as registerValidate } from './cli/validate';
@@ -23,7 +24,7 @@ const program = new Command('taskgen')
   .version(version);
 
 // Subcommands register themselves here, one module each.
-const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers, registerRelabel, registerEnv];
+const registrations: Array<(program: Command) => void> = [registerPropose, registerAttempt, registerJudge, registerValidate, registerRows, registerPipeline, registerReport, registerStatus, registerSlurm, registerJudgeLab, registerExport, registerDoctor, registerVerifiers, registerRelabel, registerEnv, registerSitemaps];
 for (const register of registrations) register(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {

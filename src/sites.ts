@@ -1,6 +1,7 @@
 /**
  * Sites and context: where sitemaps, pages and the split come from (`src/sites/`), each site's context for the
- * proposer (`src/sites/context.ts`), and mapping any website into a MiniWeb sitemap (`src/sites/crawl.ts`).
+ * proposer (`src/sites/context.ts`), and mapping any website into a MiniWeb sitemap (`src/sites/crawl.ts`; on
+ * MiniWeb in a session of its own, reset at its end: `src/sites/crawl-session.ts`).
  * @module
  */
 export type { SiteSource } from './sites/types';
@@ -9,4 +10,5 @@ export { memorySource, type MemorySourceOptions } from './sites/memory';
 export { PageDecodeError, PageFetchError, PageNotFoundError } from './sites/errors';
 export { checkSitemap, parseSitemap } from './sites/sitemap';
 export { siteContext, visibleText, type SiteContext, type SiteContextOptions } from './sites/context';
-export { crawlSite, type CrawlOptions } from './sites/crawl';
+export { crawlSite, type CrawlOptions, type CrawlEvent } from './sites/crawl';
+export { miniwebCrawlSession } from './sites/crawl-session';
