@@ -1,10 +1,12 @@
 /**
- * The sandbox's evidence provider: each episode gets a fresh server session (its own copy of the site's data),
- * and the server's own record of it: the request log, the data changes and the tables' rows.
+ * The sandbox's evidence: the sandbox speaks MiniWeb's protocol (its `session` cookie, `/_admin/log`, its data as
+ * MiniWeb's database of base tables and session overlay, `/_reset_data`), so an episode's evidence is read by the
+ * library's own MiniWeb provider, the one a MiniWeb user runs; the sandbox adds only where its database file is
+ * (`/_admin/database`) and what each site declares it does by itself (`/_admin/sites/<site>/consequences`).
  * @module
  */
-import { assertPlainName, type Consequence, type EvidenceProvider, type EvidenceSession, type SessionEvidence } from 'miniweb-taskgen';
-import { createSession, getJson } from './admin-client';
+import { miniwebEvidence, type Consequence, type EvidenceProvider } from 'miniweb-taskgen';
+import { getJson } from './admin-client';
 
 /** Options of {@link sandboxEvidence}. */
 export interface SandboxEvidenceOptions {
@@ -14,35 +16,30 @@ export interface SandboxEvidenceOptions {
   readonly fetch?: typeof globalThis.fetch;
 }
 
-/** An {@link EvidenceProvider} over the sandbox's `/_admin/` endpoints. */
+/** An {@link EvidenceProvider} over the sandbox: MiniWeb's provider on the sandbox's database and routes. */
 export function sandboxEvidence(options: SandboxEvidenceOptions): EvidenceProvider {
   const doFetch = options.fetch ?? globalThis.fetch;
   const root = options.url.replace(/\/+$/, '');
+  const declared = new Map<string, Promise<Consequence[]>>();
+  const consequences = (site: string): Promise<Consequence[]> => {
+    let got = declared.get(site);
+    if (!got) {
+      got = getJson<Consequence[]>(doFetch, `${root}/_admin/sites/${encodeURIComponent(site)}/consequences`);
+      got.catch(() => declared.delete(site));
+      declared.set(site, got);
+    }
+    return got;
+  };
+  let inner: Promise<EvidenceProvider> | null = null;
+  const provider = (): Promise<EvidenceProvider> => {
+    inner ??= getJson<{ path: string }>(doFetch, `${root}/_admin/database`).then(({ path }) =>
+      miniwebEvidence({ url: root, database: path, consequences, fetch: doFetch }),
+    );
+    inner.catch(() => (inner = null));
+    return inner;
+  };
   return {
-    async open({ site, baseUrl }): Promise<EvidenceSession> {
-      assertPlainName(site, 'site');
-      const created = await createSession(root, doFetch);
-      const admin = `${root}/_admin/sessions/${created.id}`;
-      return {
-        cookies: [{ name: created.cookie.name, value: created.cookie.value, url: (baseUrl || root).replace(/\/+$/, '') }],
-        async collect(): Promise<SessionEvidence> {
-          const got = await getJson<SessionEvidence>(doFetch, admin);
-          return { log: got.log, changes: got.changes };
-        },
-        async state(table: string) {
-          assertPlainName(table, 'table');
-          return getJson<Record<string, unknown>[]>(doFetch, `${admin}/state/${site}/${table}`);
-        },
-        async startRows() {
-          return getJson<Record<string, Record<string, unknown>[]>>(doFetch, `${admin}/state/${site}`);
-        },
-        async consequences() {
-          return getJson<Consequence[]>(doFetch, `${root}/_admin/sites/${site}/consequences`);
-        },
-        async close() {
-          await doFetch(admin, { method: 'DELETE' }).then((r) => r.body?.cancel());
-        },
-      };
-    },
+    open: async (input) => (await provider()).open(input),
+    check: async (input) => (await provider()).check!(input),
   };
 }

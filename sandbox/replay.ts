@@ -9,6 +9,7 @@ import { parseHtml, scanElements, type StaticElement } from 'miniweb-taskgen/too
 import { createSession } from './admin-client';
 import { normName, resolveTarget, type OracleStep } from './oracle';
 import { SESSION_COOKIE } from './sessions';
+import { MINIWEB_SESSION_COOKIE } from './miniweb-protocol';
 
 /** Options of {@link replayOracle}. */
 export interface ReplayOptions {
@@ -18,7 +19,7 @@ export interface ReplayOptions {
   readonly startPath: string;
   /** The solution's steps, replayed in order. */
   readonly oracle: readonly OracleStep[];
-  /** The session cookie's value; default a fresh session from `/_admin/sessions`. */
+  /** The session: its id, or its MiniWeb `session` cookie's value (as the evidence opens it); default a fresh session from `/_admin/sessions`. */
   readonly session?: string;
 }
 
@@ -59,7 +60,8 @@ export async function replayOracle(options: ReplayOptions): Promise<ReplayResult
       const r = await fetch(url, {
         method: req.method,
         redirect: 'manual',
-        headers: { cookie: `${SESSION_COOKIE}=${session}`, ...(req.body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        // the sandbox's own session id, or MiniWeb's signed `session` cookie (what the evidence opens): each reads its own
+        headers: { cookie: `${SESSION_COOKIE}=${session}; ${MINIWEB_SESSION_COOKIE}=${session}`, ...(req.body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
         ...(req.body !== undefined ? { body: req.body } : {}),
       });
       const location = r.headers.get('location');

@@ -12,9 +12,11 @@ import { adminRouter, type AdminReply } from './admin';
 import { SiteCatalog, defaultCatalog, type CatalogOptions } from './catalog';
 import { dispatchSite } from './dispatch';
 import { html } from './html';
-import { HttpProblem, parseBody, parseCookies, readBody } from './http';
+import { HttpProblem, parseBody, readBody } from './http';
+import { cookieKey, OverlayFile } from './miniweb-protocol';
+import { miniwebRoute, newSession, sessionOf, type MiniwebContext } from './miniweb-routes';
 import { bareErrorPage } from './layout';
-import { SESSION_COOKIE, SessionStore, type Session, type SessionStoreOptions } from './sessions';
+import { SessionStore, type Session, type SessionStoreOptions } from './sessions';
 import type { Reply } from './template';
 
 /** Options of {@link startSandbox}. */
@@ -39,11 +41,13 @@ export interface SandboxServer {
   readonly catalog: SiteCatalog;
   /** The live sessions, each with its own copy of the sites' data. */
   readonly sessions: SessionStore;
+  /** The SQLite file holding the sites' data as MiniWeb's database: base tables and each session's overlay. */
+  readonly database: string;
   /** Stops the server and ends every session. */
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...headers });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
@@ -70,13 +74,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const catalog = options.catalog instanceof SiteCatalog ? options.catalog : options.catalog ? new SiteCatalog(options.catalog) : defaultCatalog();
   const sessions = new SessionStore(options.sessions);
   const admin = adminRouter(catalog, sessions);
+  const miniweb: MiniwebContext = { catalog, sessions, overlay: new OverlayFile(), key: cookieKey() };
 
   const handleSite = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    const cookies = parseCookies(req.headers.cookie);
-    let session: Session | undefined = cookies[SESSION_COOKIE] ? sessions.get(cookies[SESSION_COOKIE]) : undefined;
+    let session: Session | undefined = sessionOf(req, miniweb);
     if (!session) {
-      session = sessions.create();
-      res.setHeader('set-cookie', `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Lax`);
+      const made = newSession(miniweb);
+      session = made.session;
+      res.setHeader('set-cookie', made.cookies);
     }
     const method = (req.method ?? 'GET').toUpperCase();
     const entry: LogEntry = { method, path: safeDecode(url.pathname), query: paramsObject(url.searchParams), body: null, status: 0 };
@@ -107,12 +112,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const message = error instanceof HttpProblem ? error.message : 'Something went wrong on our side.';
       send(res, status, 'text/html; charset=utf-8', bareErrorPage(status, status === 500 ? 'Server error' : 'Bad request', message));
     } finally {
-      if (site) session.drainChanges(site);
+      if (site) miniweb.overlay.write(session.id, site, session.drainChanges(site));
     }
   };
 
   const handleAdmin = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     await readBody(req);
+    const mw = miniwebRoute(req, url, miniweb);
+    if (mw) return send(res, mw.status, 'application/json; charset=utf-8', JSON.stringify(mw.json), mw.cookies.length ? { 'set-cookie': mw.cookies } : {});
     const path = url.pathname.slice('/_admin'.length) || '/';
     const match = admin.match(req.method ?? 'GET', path);
     if (match.kind === 'found') return sendAdmin(res, match.handler(match.params));
@@ -127,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     } catch {
       return send(res, 400, 'text/html; charset=utf-8', bareErrorPage(400, 'Bad request', 'The address is malformed.'));
     }
-    const isAdmin = url.pathname === '/_admin' || url.pathname.startsWith('/_admin/');
+    const isAdmin = url.pathname === '/_admin' || url.pathname.startsWith('/_admin/') || url.pathname === '/_reset_data';
     (isAdmin ? handleAdmin(req, res, url) : handleSite(req, res, url)).catch((error: unknown) => {
       if (!res.headersSent) send(res, error instanceof HttpProblem ? error.status : 500, 'text/plain; charset=utf-8', 'error');
       else res.destroy();
@@ -149,10 +156,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port,
     catalog,
     sessions,
+    database: miniweb.overlay.path,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => {
           sessions.clear();
+          miniweb.overlay.close();
           if (err) reject(err);
           else resolve();
         });

@@ -34,13 +34,14 @@ export class Session {
     return this.siteData(site).db;
   }
 
-  /** Moves the changes recorded since the last call into {@link changes}. */
-  drainChanges(site: SiteRuntime): void {
+  /** Moves the changes recorded since the last call into {@link changes}, and returns them. */
+  drainChanges(site: SiteRuntime): Change[] {
     const d = this.data.get(site.info.name);
-    if (!d) return;
+    if (!d) return [];
     const { changes, lastSeq } = readChanges(d.db, d.lastSeq);
     d.lastSeq = lastSeq;
     this.changes.push(...changes);
+    return changes;
   }
 
   /** Queues a message for the next page rendered on the site. */

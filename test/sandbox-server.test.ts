@@ -20,14 +20,22 @@ const form = (fields: Record<string, string>): RequestInit => ({
   redirect: 'manual',
 });
 
-function client(cookie: string) {
+function client(cookie: string, name = SESSION_COOKIE, url = sandbox.url) {
   return (path: string, init: RequestInit = {}) =>
-    fetch(sandbox.url + path, { redirect: 'manual', ...init, headers: { ...(init.headers as Record<string, string>), cookie: `${SESSION_COOKIE}=${cookie}` } });
+    fetch(url + path, { redirect: 'manual', ...init, headers: { ...(init.headers as Record<string, string>), cookie: `${name}=${cookie}` } });
 }
 
-async function openSession(site: string) {
-  const session = await sandboxEvidence({ url: sandbox.url }).open({ site, taskId: 't', baseUrl: sandbox.url });
-  return { session, get: client(session.cookies[0]?.value ?? '') };
+// An episode's session as the evidence opens it (MiniWeb's `session` cookie), and a client that carries its cookie.
+async function openSession(site: string, url = sandbox.url) {
+  const session = await sandboxEvidence({ url }).open({ site, taskId: 't', baseUrl: url });
+  const get = client(session.cookies[0]!.value, session.cookies[0]!.name, url);
+  // MiniWeb's own read of a collection as the session sees it now
+  const rows = async <T>(collection: string): Promise<T[]> => {
+    const r = await get(`/_admin/data/${site}/${collection}`);
+    if (!r.ok) throw new Error(`/_admin/data/${site}/${collection} answered ${r.status}`);
+    return (await r.json()) as T[];
+  };
+  return { session, get, rows };
 }
 
 describe('sessions', () => {
@@ -45,9 +53,9 @@ describe('sessions', () => {
   });
 
   it('record exactly what a scripted session did: its requests and its data changes', async () => {
-    const { session, get } = await openSession('shop-01');
-    const cart = (await session.state?.('cart_items')) as Array<{ id: number; product_id: number; name: string; price: number; quantity: number }>;
-    const products = (await session.state?.('products')) as Array<{ id: number; name: string; price: number; stock: number }>;
+    const { session, get, rows } = await openSession('shop-01');
+    const cart = await rows<{ id: number; product_id: number; name: string; price: number; quantity: number }>('cart_items');
+    const products = await rows<{ id: number; name: string; price: number; stock: number }>('products');
     const pick = products.find((p) => p.stock >= 5 && !cart.some((c) => c.product_id === p.id)) as (typeof products)[number];
     const line = cart[0] as (typeof cart)[number];
     expect((await get('/sites/shop-01/products?q=lamp&sort=price_asc&sort=name')).status).toBe(200);
@@ -64,16 +72,17 @@ describe('sessions', () => {
     ]);
     const created = { id: Math.max(...cart.map((c) => c.id)) + 1, product_id: pick.id, name: pick.name, price: pick.price, quantity: 2 };
     expect(changes).toEqual([
-      { table: 'cart_items', op: 'create', before: null, after: created, changed: created },
-      { table: 'cart_items', op: 'update', before: line, after: { ...line, quantity: line.quantity + 3 }, changed: { quantity: [line.quantity, line.quantity + 3] } },
+      { site: 'shop-01', collection: 'cart_items', op: 'create', before: null, after: created, changed: created },
+      { site: 'shop-01', collection: 'cart_items', op: 'update', before: line, after: { ...line, quantity: line.quantity + 3 }, changed: { quantity: [line.quantity, line.quantity + 3] } },
     ]);
     await session.close?.();
-    expect((await fetch(`${sandbox.url}/_admin/sessions/${session.cookies[0]?.value}`)).status).toBe(404);
+    // reset: the session's log and data are gone
+    expect(await (await get('/_admin/log')).json()).toEqual({ count: 0, entries: [] });
   });
 
   it('keep the data and changes of parallel sessions apart', async () => {
     const [a, b, fresh] = await Promise.all([openSession('mail-01'), openSession('mail-01'), openSession('mail-01')]);
-    const contacts = (await fresh.session.state?.('contacts')) as Array<{ id: number; name: string }>;
+    const contacts = await fresh.rows<{ id: number; name: string }>('contacts');
     const gone = contacts[0] as (typeof contacts)[number];
     await Promise.all([
       a.get('/sites/mail-01/contacts', form({ name: 'Ada Lovelace', email: 'ada@example.org', phone: '', company: 'Analytical Engines', notes: '' })),
@@ -81,11 +90,11 @@ describe('sessions', () => {
       ...Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).get('/sites/mail-01/')),
     ]);
     const [ea, eb, ef] = await Promise.all([a.session.collect(), b.session.collect(), fresh.session.collect()]);
-    expect(ea.changes.map((c) => [c.table, c.op])).toEqual([['contacts', 'create']]);
-    expect(eb.changes.map((c) => [c.table, c.op, (c.before as { id: number }).id])).toEqual([['contacts', 'delete', gone.id]]);
+    expect(ea.changes.map((c) => [c.collection, c.op])).toEqual([['contacts', 'create']]);
+    expect(eb.changes.map((c) => [c.collection, c.op, (c.before as { id: number }).id])).toEqual([['contacts', 'delete', gone.id]]);
     expect(ef.changes).toEqual([]);
     expect(ea.log.filter((e) => e.method === 'GET')).toHaveLength(3);
-    const rows = async (s: typeof a) => ((await s.session.state?.('contacts')) as Array<{ id: number; email: string }>);
+    const rows = (s: typeof a) => s.rows<{ id: number; email: string }>('contacts');
     expect((await rows(a)).some((r) => r.email === 'ada@example.org')).toBe(true);
     expect((await rows(a)).some((r) => r.id === gone.id)).toBe(true);
     expect((await rows(b)).some((r) => r.id === gone.id || r.email === 'ada@example.org')).toBe(false);
@@ -169,8 +178,8 @@ describe('bad input', () => {
     };
     const own = await startSandbox({ port: 0, catalog: { templates: [boom], variants: 1 } });
     try {
-      const session = await sandboxEvidence({ url: own.url }).open({ site: 'boom-01', taskId: 't', baseUrl: own.url });
-      const cookie = { cookie: `${SESSION_COOKIE}=${session.cookies[0]?.value}` };
+      const { session, rows } = await openSession('boom-01', own.url);
+      const cookie = { cookie: `${session.cookies[0]!.name}=${session.cookies[0]!.value}` };
       const r = await fetch(`${own.url}/sites/boom-01/explode`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
       expect(r.status).toBe(500);
       expect(await r.text()).toMatch(/Something went wrong/);
@@ -181,8 +190,8 @@ describe('bad input', () => {
         ['GET', '/sites/boom-01/', 200, null],
       ]);
       expect(changes).toEqual([]);
-      expect(await session.state?.('things')).toEqual([{ id: 1, name: 'first' }]);
-      await expect(session.state?.('nope')).rejects.toThrow(/404/);
+      expect(await rows('things')).toEqual([{ id: 1, name: 'first' }]);
+      await expect(rows('nope')).rejects.toThrow(/404/);
     } finally {
       await own.close();
     }

@@ -108,7 +108,7 @@ for (const template of TEMPLATES) {
       const site = sites[0] as string;
       const sitemap = await sandboxSource({ url: sandbox.url }).sitemap(site);
       const session = await sandboxEvidence({ url: sandbox.url }).open({ site, taskId: 'fuzz', baseUrl: sandbox.url });
-      const headers = { cookie: `sandbox_session=${session.cookies[0]?.value}` };
+      const headers = { cookie: `${session.cookies[0]?.name}=${session.cookies[0]?.value}` };
       const junk = ['', '-1', '0', '1e309', '99999999999', "' OR 1=1 --", '<script>x</script>', '☃'.repeat(3000), '%00'];
       const statuses: number[] = [];
       const send = async (url: string, init: RequestInit = {}) => {

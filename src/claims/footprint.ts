@@ -84,15 +84,15 @@ export interface FootprintContext {
 export function unrequestedChanges(changes: readonly Change[], footprint: readonly FootprintEntry[], context: FootprintContext = {}): Unrequested[] {
   const consequences = context.consequences ?? [];
   const m: Matcher = { cache: context.cache ?? new Map(), opened: openedPaths(context.log ?? []), bookkeeping: bookkeepingOf(consequences) };
-  const admitted = changes.map((c) => footprint.some((e) => entryMatches(e, c, m)));
+  const admitted = changes.map((c) => covered(footprint, c, m));
   const triggered = new Set<Consequence>();
   for (let round = 0; round <= consequences.length; round++) {
     const grown = consequences.filter((c) => !triggered.has(c) && (c.when === undefined || changes.some((ch, i) => admitted[i] && entryMatches(c.when!, ch, m))));
     if (grown.length === 0) break;
     for (const c of grown) triggered.add(c);
-    const allow = [...triggered].flatMap((c) => c.allow);
+    const allow = [...footprint, ...[...triggered].flatMap((c) => c.allow)];
     changes.forEach((ch, i) => {
-      if (!admitted[i] && allow.some((e) => entryMatches(e, ch, m))) admitted[i] = true;
+      if (!admitted[i] && covered(allow, ch, m)) admitted[i] = true;
     });
   }
   const out: Unrequested[] = [];
@@ -125,26 +125,48 @@ function openedPaths(log: readonly LogEntry[]): string[] {
   return log.filter((e) => String(e.method ?? 'GET').toUpperCase() === 'GET' && !(typeof e.status === 'number' && e.status >= 400)).map((e) => String(e.path ?? ''));
 }
 
+/**
+ * Whether `entries` together allow a change: one of them whole, or, for an update, each changed field by an entry
+ * that matches the row. A server that keeps an item's last state only (MiniWeb's overlay) gives one update for the
+ * task's write and the site's own write to the same row (a message starred, and marked read when opened).
+ */
+function covered(entries: readonly FootprintEntry[], change: Change, m: Matcher): boolean {
+  const fields = new Set<string>();
+  for (const e of entries) {
+    const got = coverage(e, change, m);
+    if (got === 'all') return true;
+    if (got) for (const f of got) fields.add(f);
+  }
+  if (changeOp(change) !== 'update' || fields.size === 0) return false;
+  return [...changedFields(change, 'update')].every((f) => fields.has(f));
+}
+
 /** Whether a change is one a footprint entry allows (see {@link FootprintEntry}). */
 function entryMatches(entry: FootprintEntry, change: Change, m: Matcher): boolean {
+  return coverage(entry, change, m) === 'all';
+}
+
+// What of a change an entry allows: all of it, the fields of an update it may change (the change's others not), or
+// nothing (`null`: another table, operation or row).
+function coverage(entry: FootprintEntry, change: Change, m: Matcher): 'all' | ReadonlySet<string> | null {
   const table = norm(tableOf(change));
-  if (table !== norm(entry.table)) return false;
+  if (table !== norm(entry.table)) return null;
   const op = changeOp(change);
-  if (entry.op ? op !== entry.op : op === 'delete') return false;
+  if (entry.op ? op !== entry.op : op === 'delete') return null;
   const before = isRow(change.before) ? change.before : {};
   const after = isRow(change.after) ? change.after : op === 'update' ? rowOf(change, op) : {};
   const rowMatches = (row: Record<string, unknown>, want: FootprintEntry['where']) =>
     Object.entries(want ?? {}).every(([k, v]) => matchValue(row[k], v as ClaimValue, m.cache));
-  if (!rowMatches(op === 'delete' ? before : after, entry.where)) return false;
-  if (entry.before && (op === 'create' || !rowMatches(before, entry.before))) return false;
+  if (!rowMatches(op === 'delete' ? before : after, entry.where)) return null;
+  if (entry.before && (op === 'create' || !rowMatches(before, entry.before))) return null;
   if (entry.opened !== undefined) {
     const row = op === 'delete' ? before : after;
     const page = entry.opened.replace(/\{(\w+)\}/g, (_, k: string) => String(row[k] ?? '\u0000'));
-    if (!m.opened.some((p) => p.endsWith(page))) return false;
+    if (!m.opened.some((p) => p.endsWith(page))) return null;
   }
-  if (op !== 'update' || entry.fields === undefined) return true;
+  if (op !== 'update' || entry.fields === undefined) return 'all';
   const allowed = new Set([...entry.fields, ...(m.bookkeeping.get(table) ?? [])]);
-  return [...changedFields(change, op)].every((f) => allowed.has(f));
+  return [...changedFields(change, op)].every((f) => allowed.has(f)) ? 'all' : allowed;
 }
 
 /** A change in words, for a check's detail. */

@@ -37,10 +37,10 @@ export interface MiniwebEvidenceOptions {
   readonly codes?: 'on' | 'off';
   /** The env variable holding the annotator's `user:password`, for `codes: "off"`. Default `MINIWEB_ANNOTATOR`. */
   readonly annotatorEnv?: string;
-  /** Tables of at most this many rows are recorded whole as start rows. Default 2000. */
+  /** Tables of at most this many rows are recorded whole as start rows. Default 5000. */
   readonly startRowsLimit?: number;
   /** The declared consequences of an episode on `site`. Default MiniWeb's own (consequences.ts). */
-  readonly consequences?: (site: string) => readonly Consequence[];
+  readonly consequences?: (site: string) => readonly Consequence[] | Promise<readonly Consequence[]>;
   /** Each admin call's time limit in ms. Default 10 000. */
   readonly timeoutMs?: number;
   /** The fetch to use. Default the global fetch. */
@@ -63,7 +63,7 @@ export function miniwebEvidence(options: MiniwebEvidenceOptions): EvidenceProvid
   const codes = options.codes ?? 'on';
   if (codes !== 'on' && codes !== 'off') throw new InputError({ file: 'miniwebEvidence', field: 'codes' }, `"on" or "off", got ${JSON.stringify(codes)}`);
   const login = codes === 'off' ? annotatorLogin(options.annotatorEnv ?? 'MINIWEB_ANNOTATOR') : null;
-  const limit = options.startRowsLimit ?? 2000;
+  const limit = options.startRowsLimit ?? 5000;
   let db: SqliteReader | null = null;
   let overlay: OverlayReader | null = null;
   const counts = new Map<string, number>();
@@ -95,7 +95,7 @@ export function miniwebEvidence(options: MiniwebEvidenceOptions): EvidenceProvid
         async startRows() {
           return Object.fromEntries(small().map(({ collection, table }) => [collection, plainRows(file.all(`SELECT * FROM "${table.replace(/"/g, '""')}"`))]));
         },
-        consequences: async () => [...declared(site)],
+        consequences: async () => [...(await declared(site))],
         async close() {
           reader.forget(session.sid);
           await resetSession(client, session);

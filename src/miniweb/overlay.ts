@@ -72,10 +72,12 @@ export class OverlayReader {
     return row ? deserializeRow(row) : null;
   }
 
-  /** The session's changes, in a stable order (site, collection, item id), each with its item's key. */
+  /**
+   * The session's changes, each with its item's key, in the order of their rows' last writes (an overlay row is
+   * written anew on each write: its rowid tells the order).
+   */
   changes(sid: string): KeyedChange[] {
-    const rows = this.db.all('SELECT site, collection, item_id, op, data FROM session_overlay WHERE session_id = ?', [sid]) as unknown as OverlayRow[];
-    rows.sort((a, b) => compare(a.site, b.site) || compare(a.collection, b.collection) || compare(String(a.item_id), String(b.item_id)));
+    const rows = this.db.all('SELECT site, collection, item_id, op, data FROM session_overlay WHERE session_id = ? ORDER BY rowid', [sid]) as unknown as OverlayRow[];
     const out: KeyedChange[] = [];
     for (const row of rows) {
       const change = this.rowChange(row);

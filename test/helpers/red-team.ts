@@ -10,8 +10,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseHtml } from 'miniweb-taskgen/toolkit';
-import { replayOracle, sandboxEvidence, sandboxJudge, SESSION_COOKIE, type OracleStep, type SandboxServer, type SandboxTask, type SiteCatalog } from '../../sandbox/index';
-import { verifierClaim, verifyEpisode, type Claim, type LanguageModel, type Verifier } from '../../src/index';
+import { replayOracle, sandboxEvidence, sandboxJudge, type OracleStep, type SandboxServer, type SandboxTask, type SiteCatalog } from '../../sandbox/index';
+import { replayState, verifierClaim, verifyEpisode, type Claim, type LanguageModel, type Verifier } from '../../src/index';
 import { claimVerdict } from '../../src/claims/grade';
 import { defaultSitePrefix, outsideSite, siteBoundary } from '../../src/browser/site-boundary';
 
@@ -189,13 +189,13 @@ export class RedTeam {
       const cookie = session.cookies[0]?.value;
       const run = await replayOracle({ url: this.sandbox.url, startPath: task.start_path, oracle: [...play.steps, done()], session: cookie });
       // The last page's text: the page dump's answer, and the page the relabel claim's item is seen on (the replay keeps no other).
-      const r = await fetch(new URL(run.path, this.sandbox.url), { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+      const r = await fetch(new URL(run.path, this.sandbox.url), { headers: { cookie: `${session.cookies[0]?.name}=${cookie}` } });
       const page = parseHtml(await r.text()).querySelector('body')?.structuredText ?? '';
       const answer = typeof play.answer === 'string' ? play.answer : play.answer === null ? null : page;
       const got = await session.collect();
       const question = task.instruction;
       const verifier = task.verifier as Verifier;
-      const v = await verifyEpisode(verifier, { answer, log: got.log, changes: got.changes, state: (table) => session.state?.(table) ?? [], question, start, consequences });
+      const v = await verifyEpisode(verifier, { answer, log: got.log, changes: got.changes, state: replayState(start, got.changes), question, start, consequences });
       const evidence = { steps: play.steps.length + 1, answer, log: got.log, changes: got.changes, seen: [] as unknown[], start, consequences, question };
       const written = verifierClaim(verifier);
       const w = written ? claimVerdict(written, evidence) : { ok: false, checks: [] };

@@ -1,6 +1,6 @@
 /** Grading a sandbox task without a browser: its oracle replayed over HTTP on a fresh session, then its verifier. @module */
 import { replayOracle, sandboxEvidence, type OracleStep, type SandboxServer, type SandboxTask } from '../../sandbox/index';
-import { verifyEpisode, type Verifier } from '../../src/index';
+import { replayState, verifyEpisode, type Verifier } from '../../src/index';
 
 /** Replays `oracle` for `task` on a fresh session of `sandbox` and checks the task's verifier (with `answerOverride` as the answer, if given). */
 export async function gradeOracle(sandbox: SandboxServer, task: SandboxTask, oracle: readonly OracleStep[], answerOverride?: string) {
@@ -13,7 +13,7 @@ export async function gradeOracle(sandbox: SandboxServer, task: SandboxTask, ora
     answer: answerOverride ?? run.answer,
     log: got.log,
     changes: got.changes,
-    state: (table) => session.state?.(table) ?? [],
+    state: replayState(start, got.changes),
     question: task.instruction,
     start,
     consequences,
