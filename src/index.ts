@@ -13,6 +13,7 @@ export {
   miniwebSource,
   memorySource,
   crawlSite,
+  miniwebCrawlSession,
   siteContext,
   visibleText,
   parseSitemap,
@@ -22,6 +23,7 @@ export {
   type SiteContext,
   type SiteContextOptions,
   type CrawlOptions,
+  type CrawlEvent,
 } from './sites';
 
 // Step 1, propose: goal-level tasks per site, written resumably to a tasks JSONL.
@@ -66,8 +68,14 @@ export {
   type CheckResult,
   type VerifyResult,
 } from './attempt';
-// MiniWeb: each episode's evidence from MiniWeb's own record (its request log, its session overlay, its recorder).
-export { miniwebEvidence, type MiniwebEvidenceOptions } from './miniweb';
+// MiniWeb: each episode's evidence from MiniWeb's own record (its request log, its session overlay, its recorder);
+// its annotated tasks and verifiers.
+export {
+  miniwebEvidence, readMiniwebTasks, MiniwebTasksError, gradeMiniwebVerifier, miniwebJudge,
+  type MiniwebEvidenceOptions, type ReadMiniwebTasksOptions, type GradeMiniwebOptions, type MiniwebGradeResult,
+  type MiniwebGradeInput, type MiniwebVerifierInput, type MiniwebJudge, type MiniwebJudgeInput, type MiniwebJudgeDecision,
+  type MiniwebJudgeOptions,
+} from './miniweb';
 // Claims over evidence: what a recorded episode's evidence must show (a data change, a request, an answer, a value
 // on a page the agent saw, rows of a table at the cut; all / any / not), decided at every step prefix from the
 // episode's step map and start rows; the do-nothing episode a claim must fail; the tables replayed from start rows.

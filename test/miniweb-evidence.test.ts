@@ -4,11 +4,11 @@
  * session overlay in the SQLite file, its recorder's stream, and resets the session. One fake and one browser for the
  * suite.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHost, judgePrompt, miniwebEvidence, runAttempt, scriptedPolicy, type BrowserHost, type PolicyInput, type Task } from 'miniweb-taskgen';
+import { browserHost, fakeLLM, judgePrompt, miniwebEvidence, runAttempt, runPipeline, scriptedPolicy, type BrowserHost, type PolicyInput, type Task } from 'miniweb-taskgen';
 import { startFakeMiniweb, type FakeMiniweb } from './fakes/miniweb/index';
 import { runPython } from './helpers/python';
 import { tempDir } from './helpers/runs';
@@ -165,6 +165,51 @@ describe('MiniWeb evidence (a fake MiniWeb, Chromium)', () => {
     const changes = (await read('mw-shop-purchase', 'grade_inputs.json')).changes as Array<Record<string, unknown>>;
     // the code mail at checkout, then the order once the code was entered: the order first seen
     expect(changes.map((c) => `${c.op} ${c.site}/${c.collection}`)).toEqual(['create email/sent_messages', 'create e-commerce/orders']);
+  });
+
+  it("MiniWeb's annotated tasks through the pipeline's validate: action_included and request_made pass on the episode that voted and fail on the one that did not; a qa_answer decided by the judge model", async () => {
+    const dir = await tempDir('miniweb-human-');
+    const vote = { op: 'AND', checks: [{ type: 'action_included', action: 'click', target: 'upvote' }, { type: 'request_made', method: 'POST', url: '/api/posts/3/vote', body_contains: 'up' }] };
+    const human: Record<string, { task: Record<string, unknown>; macros: Record<string, unknown> }> = {
+      'hv-vote': { task: { instruction: 'Upvote the top post.', macros: ['vote'] }, macros: { vote } },
+      'hv-vote-not': { task: { instruction: 'Upvote the top post.', macros: ['vote'] }, macros: { vote } },
+      'hv-score': { task: { instruction: 'What is the score of the top post?', expected_answer: '30', macros: ['answer'] }, macros: { answer: { op: 'AND', checks: [{ type: 'qa_answer', expected: '30' }] } } },
+    };
+    for (const [id, { task: t, macros }] of Object.entries(human)) {
+      await mkdir(path.join(dir, 'tasks', 'minh', id), { recursive: true });
+      await writeFile(path.join(dir, 'tasks', 'minh', id, 'task.json'), JSON.stringify({ task_id: id, sites: ['forums'], starting_url: '/sites/forums/', ...t }));
+      await writeFile(path.join(dir, 'tasks', 'minh', id, 'verifier.json'), JSON.stringify({ task_id: id, macros }));
+    }
+    const policy = scriptedPolicy((input) => {
+      if (input.task.task_id === 'hv-vote' && input.step === 0) return { click: { index: el(input, 'button', /upvote/i) } };
+      return { done: { answer: input.task.task_id === 'hv-score' ? 'thirty points' : 'done' } };
+    });
+    // the episodes' judge (a SUCCESS for each), and the same model deciding the qa_answer check
+    const judge = fakeLLM({ replies: (call) => (call.prompt.includes('DATA CHANGES OF THE SESSION') ? '{"verdict": "SUCCESS"}' : '{"match": true, "why": "thirty points is the score 30"}') });
+    const notUsed = async (): Promise<never> => { throw new Error('not used by validate'); };
+    const summary = await runPipeline({
+      dir: path.join(dir, 'work'),
+      source: { baseUrl: fake.url, split: notUsed, sitemap: notUsed, fetchPage: notUsed },
+      sites: ['forums'],
+      only: ['validate'],
+      humanTasks: path.join(dir, 'tasks'),
+      policy,
+      judge,
+      evidence,
+      browser: host,
+    });
+    expect(summary.complete, JSON.stringify(summary.incomplete)).toBe(true);
+    const results = (await readFile(path.join(summary.layout.human, 'results.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { task_id: string; ok: boolean });
+    expect(Object.fromEntries(results.map((r) => [r.task_id, r.ok]))).toEqual({ 'hv-score': true, 'hv-vote': true, 'hv-vote-not': false });
+    const checksOf = async (id: string) => (JSON.parse(await readFile(path.join(summary.layout.human, id, 'episode.json'), 'utf8')) as { checks: Array<{ check: string; ok: boolean }> }).checks;
+    const leaves = (checks: Array<{ check: string; ok: boolean }>) => checks.filter((c) => /action_included|request_made/.test(c.check)).map((c) => c.ok);
+    expect(leaves(await checksOf('hv-vote'))).toEqual([true, true]);
+    expect(leaves(await checksOf('hv-vote-not'))).toEqual([false, false]);
+    const decided = JSON.parse(await readFile(path.join(summary.layout.human, 'hv-score', 'verifier_decisions.json'), 'utf8')) as Array<{ match: boolean }>;
+    expect(decided).toEqual([expect.objectContaining({ match: true })]);
+    // the judge against the verifiers: 3 SUCCESS verdicts, 2 of them right
+    expect(summary.stages.validate!.score).toMatchObject({ episodes: 3, verifier_pass: 2, judge_pass: 3, tp: 2, fp: 1 });
+    expect(judge.calls.filter((c) => !c.prompt.includes('DATA CHANGES OF THE SESSION'))).toHaveLength(1);
   });
 
   it('resets every session it used: no overlay rows are left', () => {

@@ -91,6 +91,12 @@ describe('readMiniwebTasks', () => {
     expect(email).toMatchObject({ site: 'email', sites: ['email'], macro: 'human', macros: [], start_path: '/sites/email/', task_kind: 'action', verifier: null });
   });
 
+  it('orders by the task files\' paths, not by the walk', async () => {
+    const task = (id: string) => json({ task_id: id, site: 'shop', instruction: 'Open the cart.' });
+    const store = memoryStore({ 'd/a/b/task.json': task('shop_ab'), 'd/a-b/task.json': task('shop_a_b'), 'd/A/task.json': task('shop_A') });
+    expect((await readMiniwebTasks('d', { store })).map((t) => t.task_id)).toEqual(['shop_A', 'shop_a_b', 'shop_ab']);
+  });
+
   it('a verifier that checks the answer makes an info task', async () => {
     const task = { task_id: 'shop_1', site: 'shop', instruction: 'Which mug is cheapest?' };
     const verifier = { macros: { q: { op: 'AND', checks: [{ type: 'answer_matches', expected: 'Blue Mug' }] } } };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeLLM, InputError } from 'miniweb-taskgen';
 import {
-  gradeMiniwebVerifier, isMiniwebVerifier, miniwebJudge, miniwebJudgeKey,
+  gradeMiniwebVerifier, isMiniwebVerifier, miniwebJudge, miniwebJudgeKey, MiniwebDecisionsSchema, miniwebDecisionsFromJson, miniwebDecisionsToJson,
   type MiniwebGradeInput, type MiniwebJudge, type MiniwebJudgeDecision, type MiniwebJudgeInput,
 } from '../src/miniweb/verifier';
 
@@ -93,7 +93,7 @@ describe('answer_matches', () => {
     const leaf = { type: 'answer_matches', expected: 'Priya Sharma', mode: 'fuzzy' };
     const open = await grade(leaf, { answer: 'The contact is P. Sharma' });
     expect(open.ok).toBeNull();
-    expect(open.undecided).toEqual(['macro m: answer_matches "Priya Sharma"']);
+    expect(open.undecided).toEqual(['m: answer_matches "Priya Sharma"']);
     expect(open.checks.at(-1)).toMatchObject({ ok: false, detail: expect.stringMatching(/^undecided/) });
     const yes = countingJudge(true);
     expect((await grade(leaf, { answer: 'The contact is P. Sharma', question: 'Who is the contact?' }, { judge: yes })).ok).toBe(true);
@@ -170,7 +170,7 @@ describe('request_made', () => {
   it('passes the request, named by macro and leaf', async () => {
     const graded = await gradeMiniwebVerifier({ macros: { vote: { op: 'AND', checks: [leaf] } } }, episode({ log: [vote(200)] }));
     expect(graded.ok).toBe(true);
-    expect(graded.checks.map((c) => c.check)).toEqual(['macro vote', 'macro vote: request_made POST /api/posts/3/vote body_fields={"direction":"up"}']);
+    expect(graded.checks.map((c) => c.check)).toEqual(['vote', 'vote: request_made POST /api/posts/3/vote body_fields={"direction":"up"}']);
   });
 
   it('a request answered 4xx did not happen, unless the status is asked for', async () => {
@@ -245,10 +245,12 @@ describe('what asserts nothing, and unknown checks', () => {
     const graded = await gradeMiniwebVerifier(unknown, episode({}));
     expect(graded.ok).toBe(false);
     expect(graded.checks.at(-1)!.detail).toMatch(/unknown check type "state_check"/);
+    // A slip keeps it of MiniWeb's kind (never read as the sandbox's kind, which would hold no check), and is refused.
     const typo = one({ type: 'request_made', method: 'POST', body_feilds: { a: 1 } });
-    expect(isMiniwebVerifier(typo)).toBe(false);
+    expect(isMiniwebVerifier(typo)).toBe(true);
     await expect(gradeMiniwebVerifier(typo, episode({}))).rejects.toMatchObject({ name: 'InputError', field: 'verifier.macros.m.checks[0].body_feilds' });
-    expect(isMiniwebVerifier(one({ type: 'answer_matches', expected: 'a', mode: 'exakt' }))).toBe(false);
+    await expect(gradeMiniwebVerifier(one({ type: 'answer_matches', expected: 'a', mode: 'exakt' }), episode({}))).rejects.toMatchObject({ field: 'verifier.macros.m.checks[0].mode' });
+    for (const other of [{ answer: { type: 'exact', value: 'a' } }, { macros: [] }, { macros: null }, null, 'macros']) expect(isMiniwebVerifier(other), JSON.stringify(other)).toBe(false);
   });
 
   it('an empty verifier and an empty group fail', async () => {
@@ -296,7 +298,7 @@ describe('three-valued trees', () => {
     const graded = await gradeMiniwebVerifier(tree('AND', [yes, { ...no, advisory: true }, { ...maybe, advisory: true }]), ep);
     expect(graded.ok).toBe(true);
     expect(graded.checks.map((c) => [c.check, c.ok])).toEqual([
-      ['macro m', true], ['macro m: page_visited "/a"', true], ['macro m: page_visited "/zzz" (advisory)', false], ['macro m: reasoning_contains "x" (advisory)', false],
+      ['m', true], ['m: page_visited "/a"', true], ['m: page_visited "/zzz" (advisory)', false], ['m: reasoning_contains "x" (advisory)', false],
     ]);
     expect((await gradeMiniwebVerifier(tree('AND', [{ ...no, advisory: true }]), ep)).ok).toBe(false);
     expect((await gradeMiniwebVerifier(tree('OR', [{ ...no, advisory: true }, { ...yes, advisory: true }]), ep)).ok).toBe(true);
@@ -335,6 +337,20 @@ describe('judge decisions', () => {
     expect(decided.get(key)).toEqual({ match: true, why: 'the address is hers' });
     // Known decisions are used without a judge, too.
     expect((await grade(leaf, ep, { decided })).ok).toBe(true);
+  });
+
+  it('decisions kept in a file as [{key, match, why}] are reused by a later grading without a judge', async () => {
+    const decided = new Map<string, MiniwebJudgeDecision>();
+    const judge = countingJudge(true);
+    expect((await grade(leaf, ep, { judge, decided })).ok).toBe(true);
+    const text = JSON.stringify(miniwebDecisionsToJson(decided));
+    const stored = MiniwebDecisionsSchema.parse(JSON.parse(text));
+    expect(stored).toEqual([{ key: expect.stringMatching(/^[0-9a-f]{64}$/), match: true, why: 'same value' }]);
+    const again = await grade(leaf, ep, { decided: miniwebDecisionsFromJson(JSON.parse(text)) });
+    expect(again.ok).toBe(true);
+    expect(judge.calls).toHaveLength(1);
+    expect(() => miniwebDecisionsFromJson([{ key: 'k', match: 'yes', why: '' }], 'run/decisions.json')).toThrow(InputError);
+    expect(() => miniwebDecisionsFromJson([{ key: 'k', match: true, why: '' }], 'run/decisions.json')).toThrow(/^run\/decisions.json: 0.key: expected a SHA-256/);
   });
 
   it('miniwebJudge asks in our own words for a JSON reply', async () => {

@@ -14,6 +14,9 @@ import { VerifierSchema, type Action, type Episode, type Outcome, type Row, type
 import type { Claim } from '../claims/schema';
 import { writeStartRows } from '../claims/start-rows';
 import { decideReward } from './reward';
+import { isMiniwebVerifier, lastReasoning, writeDecisions, type EpisodeTrail } from '../miniweb/reward';
+import type { MiniwebJudge, MiniwebJudgeDecision } from '../miniweb/verifier-judge';
+import type { SiteRecord } from './types';
 import { verifyEpisode, type EpisodeEvidence, type VerifyResult } from './verify';
 import { describeError } from '../core/errors';
 import { performAction } from '../browser/actions';
@@ -42,6 +45,7 @@ export type VerifyFunction = (task: Task, evidence: EpisodeEvidence) => Promise<
 
 /** The library's verifier ({@link verifyEpisode}); a verifier of an unknown shape is not checked. */
 export const defaultVerify: VerifyFunction = async (task, input) => {
+  if (isMiniwebVerifier(task.verifier)) return undefined; // MiniWeb's own format: decideReward grades it
   const parsed = VerifierSchema.safeParse(task.verifier);
   return parsed.success ? verifyEpisode(parsed.data, input) : undefined;
 };
@@ -87,6 +91,8 @@ export interface AttemptTaskOptions {
   readonly actionTimeoutMs?: number;
   /** Checks the task's verifier at the end. Without it the episode is not verified. */
   readonly verify?: VerifyFunction;
+  /** Decides the checks of a MiniWeb verifier (`verifier.json`) that need an LLM; without it they are undecided. */
+  readonly checkJudge?: MiniwebJudge;
   /** A verifier written for the task (`verifiers.jsonl`), checked at the end when the task has no verifier of its own. */
   readonly writtenVerifier?: Claim;
   /**
@@ -164,8 +170,12 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     // Rewarded on the recorded evidence (the start rows with the changes applied, not the live tables), so a reader
     // of the episode dir decides the same reward (`decideReward`).
     const graded = { steps: run.history.length, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen, start: startRows, consequences };
+    // MiniWeb's verifiers read the episode's trail too, and keep their judge's decisions in the episode dir.
+    const miniweb = isMiniwebVerifier(task.verifier)
+      ? { trail: trailOf(run, evidence.record), decided: new Map<string, MiniwebJudgeDecision>(), ...(options.checkJudge ? { judge: options.checkJudge } : {}) }
+      : undefined;
     const rewarded = (task.verifier && options.verify) || options.writtenVerifier
-      ? await infra(options.baseUrl, 'verifier', () => decideReward({ task, written: options.writtenVerifier ?? null, evidence: graded, ...(options.verify ? { verify: options.verify } : {}) }))
+      ? await infra(options.baseUrl, 'verifier', () => decideReward({ task, written: options.writtenVerifier ?? null, evidence: graded, ...(options.verify ? { verify: options.verify } : {}), ...(miniweb ? { miniweb } : {}) }))
       : undefined;
     const verdict = rewarded && rewarded.reward !== null ? { ok: rewarded.reward === 1, checks: [...rewarded.checks] } : undefined;
     const ok = verdict?.ok;
@@ -193,6 +203,7 @@ export async function attemptTask(options: AttemptTaskOptions): Promise<AttemptT
     await marks.write(store, dir, evidence, { steps: run.history.length, done: run.outcome === 'done', seen: run.seen.length });
     if (startRows) await writeStartRows(store, dir, startRows, consequences);
     if (evidence.record) await store.writeAtomic(episodeFile(dir, 'siteRecord'), `${JSON.stringify(evidence.record)}\n`);
+    if (miniweb) await writeDecisions(store, dir, miniweb.decided);
     await recorder.finish({
       gradeInputs: { actions: run.actions, answer: run.answer, log: evidence.log, changes: evidence.changes, seen: run.seen },
       rows: run.rows,
@@ -290,6 +301,17 @@ async function finish(ep: EpisodePage, recorder: EpisodeRecorder, r: LoopResult,
     r.outcome = 'error';
     r.error ??= error.message;
   }
+}
+
+// What a MiniWeb verifier reads of the finished run: its pages, last page text, MiniWeb's record, its reasoning.
+function trailOf(run: LoopResult, record: SiteRecord | undefined): EpisodeTrail {
+  return {
+    urls: run.history.map((h) => h.url),
+    lastPageText: run.seen.at(-1) ?? null,
+    records: record?.records ?? [],
+    beacons: record?.beacons ?? [],
+    reasoning: lastReasoning(run.history.map((h) => h.raw)),
+  };
 }
 
 function assertSiteUp(faults: SiteFaults): void {

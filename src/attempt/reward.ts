@@ -18,6 +18,7 @@ import { replayState } from '../claims/state';
 import { episodeFile, RESULTS_FILES } from '../files/layout';
 import type { FileStore } from '../files/types';
 import { verifyEpisode, type CheckResult, type EpisodeEvidence } from './verify';
+import { gradeMiniwebTask, isMiniwebVerifier, readDecisions, readEpisodeTrail, type EpisodeTrail, type MiniwebDecisionOptions } from '../miniweb/reward';
 
 /** Where an episode's reward can come from: `verifier` (hand-written), `written-verifier` (a claim), `judge`, or `none`. */
 export const REWARD_SOURCES = ['verifier', 'written-verifier', 'judge', 'none'] as const;
@@ -44,6 +45,12 @@ export interface RewardInput {
   readonly evidence: Omit<FinalEvidence, 'question'>;
   /** The judge's verdict on this very episode, for a task with neither; `null` when it has none. */
   readonly judge?: boolean | null;
+  /**
+   * For a task with MiniWeb's verifier (`verifier.json`): the episode's trail (pages, last page text, MiniWeb's
+   * record, the agent's reasoning), and how its fuzzy checks are decided. Without a trail such a verifier reads an
+   * empty one.
+   */
+  readonly miniweb?: { readonly trail: EpisodeTrail } & MiniwebDecisionOptions;
   /** Checks a hand-written verifier instead of {@link verifyEpisode} (a user's own); `undefined` when it cannot. */
   readonly verify?: (task: Task, evidence: EpisodeEvidence) => Promise<{ ok: boolean; checks: CheckResult[] } | undefined>;
 }
@@ -52,7 +59,11 @@ export interface RewardInput {
 export async function decideReward(input: RewardInput): Promise<EpisodeReward> {
   const { task, evidence } = input;
   const question = task.instruction;
-  if (task.verifier) {
+  if (task.verifier && isMiniwebVerifier(task.verifier)) {
+    // MiniWeb's own format: decided on the trail, or undecided (then the written verifier or the judge decides).
+    const verdict = await gradeMiniwebTask(task, evidence, input.miniweb?.trail ?? EMPTY_TRAIL, input.miniweb ?? {});
+    if (verdict.ok !== null) return { reward: verdict.ok ? 1 : 0, source: 'verifier', checks: verdict.checks };
+  } else if (task.verifier) {
     const graded: EpisodeEvidence = {
       answer: evidence.answer,
       log: evidence.log,
@@ -86,6 +97,9 @@ export async function readEpisodeReward(store: FileStore, episodeDir: string, in
     readJsonFileIfExists(store, episodeFile(episodeDir, 'episode'), EpisodeSchema),
   ]);
   if (inputs === null) throw new InputError({ file }, 'missing: the episode has no evidence to reward');
+  const miniweb = isMiniwebVerifier(input.task.verifier)
+    ? { trail: await readEpisodeTrail(store, episodeDir, inputs.seen ?? []), decided: await readDecisions(store, episodeDir), ...input.miniweb }
+    : undefined;
   const evidence = {
     steps: episode?.steps ?? inputs.actions?.length ?? 0,
     answer: typeof inputs.answer === 'string' ? inputs.answer : null,
@@ -95,8 +109,10 @@ export async function readEpisodeReward(store: FileStore, episodeDir: string, in
     start: startFile?.tables ?? null,
     consequences: startFile?.consequences ?? [],
   };
-  return decideReward({ ...input, evidence });
+  return decideReward({ ...input, evidence, ...(miniweb ? { miniweb } : {}) });
 }
+
+const EMPTY_TRAIL: EpisodeTrail = { urls: [], lastPageText: null, records: [], beacons: [], reasoning: null };
 
 /** Where an episode's outcome came from: a reward source that decided it, never `none`. */
 export type OutcomeSource = Exclude<RewardSource, 'none'>;

@@ -10,7 +10,8 @@ import { checkInput, ENTRY_SCHEMAS } from '../core/check';
 import { StageStoppedError, type CallFailure } from '../models/failures';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
-import { addUsage, ZERO_USAGE, type Usage } from '../models/types';
+import { addUsage, ZERO_USAGE, type LanguageModel, type Usage } from '../models/types';
+import { miniwebJudge } from '../miniweb/verifier-judge';
 import { assertPlainName } from '../core/names';
 import type { Outcome, Task } from '../core/schemas';
 import type { Shard } from '../core/shard';
@@ -66,6 +67,12 @@ export interface AttemptOptions {
    * of human tasks does. Default none.
    */
   readonly verifiers?: readonly WrittenClaim[];
+  /**
+   * The model that decides the checks of MiniWeb's verifiers (`verifier.json`) that need an LLM (fuzzy answers,
+   * reasoning); its decisions are kept in each episode dir. Without it those checks are undecided, and such a task's
+   * reward falls to its written verifier or the judge. Default none.
+   */
+  readonly checkJudge?: LanguageModel;
   /** How many more times an episode that could not run (model or server failure) is tried in this run. Default 1. */
   readonly retries?: number;
   /**
@@ -220,6 +227,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
     ? options.browser
     : browserHost({ ...options.browser, onLaunch: (launches) => emit({ type: 'browser-launch', launches }) });
   const evidence = options.evidence ?? browserEvidence();
+  const checkJudge = options.checkJudge ? miniwebJudge(options.checkJudge) : undefined;
   // A server that cannot give the evidence is named before any episode runs (or any model is called).
   if (units.length && evidence.check) await evidence.check({ baseUrl, sites: [...new Set(units.map((u) => u.task.site))] });
   const outcomes: Record<Outcome, number> = { done: 0, max_steps: 0, timeout: 0, error: 0 };
@@ -293,6 +301,7 @@ export async function runAttempt(options: AttemptOptions): Promise<AttemptResult
             ...(options.actionTimeoutMs ? { actionTimeoutMs: options.actionTimeoutMs } : {}),
             ...(options.verify !== false ? { verify: options.verify ?? defaultVerify } : {}),
             ...(t.written.has(taskId) ? { writtenVerifier: t.written.get(taskId)! } : {}),
+            ...(checkJudge ? { checkJudge } : {}),
             signal: AbortSignal.any([stopSignal, claim.lost]),
             onStep: (s) => emit({ type: 'step', taskId, ...s, ...tagOf(t) }),
           });

@@ -135,6 +135,8 @@ async function checkState(check: StateCheck, evidence: EpisodeEvidence): Promise
  * (`src/claims/footprint.ts`): an information task's verifier asks for none.
  */
 export async function verifyEpisode(verifier: Verifier, evidence: EpisodeEvidence): Promise<VerifyResult> {
+  // MiniWeb's verifier.json parses as a verifier of no checks: graded here, it would pass anything
+  if (typeof (verifier as { macros?: unknown }).macros === 'object') throw new TypeError("verifyEpisode: this is MiniWeb's verifier.json (macros): decideReward grades it (gradeMiniwebVerifier)");
   const checks: CheckResult[] = [];
   if (verifier.answer) checks.push(checkAnswer(verifier.answer, evidence));
   for (const r of verifier.requests ?? []) checks.push(checkRequest(r, evidence.log ?? []));

@@ -13,12 +13,14 @@ import { siteBoundary, startUrlOf } from '../browser/site-boundary';
 import { qwenModel, qwenPolicy } from '../agent/qwen-policy';
 import { DEFAULT_QWEN_MODEL } from '../agent/serve-qwen';
 import type { Policy } from '../agent/types';
+import type { LanguageModel } from '../models/types';
+import { resolveModel } from './models';
 import type { EvidenceProvider } from '../attempt/types';
 import { formatFailure, StageGuard } from '../models/failures';
 import { nodeStore } from '../files/node';
 import type { FileStore } from '../files/types';
-import { readJsonl } from '../core/io';
-import { TaskSchema, type Task } from '../core/schemas';
+import { readTaskSource } from '../miniweb/task-source';
+import type { Task } from '../core/schemas';
 import { describeShard, type Shard } from '../core/shard';
 import { DEFAULT_SITE_PREFIX, integer, numberBetween, sitePrefixOf, sitePrefixPattern, stopAfterFailuresOption, timeoutOption } from './flags';
 import { printAbove, progressBar, type PrinterOptions } from './progress';
@@ -54,6 +56,7 @@ export interface AttemptFlags extends ShardFlags {
   progress: boolean;
   timeout: number;
   verifiers?: string;
+  checkModel?: string;
   stopAfterFailures: number;
 }
 
@@ -61,7 +64,7 @@ export interface AttemptFlags extends ShardFlags {
 export function register(program: Command): void {
   const command = stopAfterFailuresOption(timeoutOption(program.command('attempt')))
     .description('attempt each task with the agent in Chromium and record the run dir (resumable)')
-    .requiredOption('--tasks <file>', 'tasks JSONL file')
+    .requiredOption('--tasks <path>', "tasks JSONL file, or a directory of MiniWeb's annotated tasks (task.json dirs)")
     .requiredOption('--out <dir>', 'run directory')
     .option('--concurrency <n>', 'episodes in parallel', integer(1), 4)
     .option('--max-steps <n>', 'steps per episode', integer(1), 15)
@@ -83,6 +86,7 @@ export function register(program: Command): void {
     .option('--episode-timeout <s>', 'time limit of one episode in seconds', integer(1), 300)
     .option('--site-prefix <path>', "a site's path on the server; the agent stays under it", sitePrefixPattern, DEFAULT_SITE_PREFIX)
     .option('--verifiers <file>', 'verifiers written for proposed tasks (verifiers.jsonl): their results go to results.jsonl')
+    .option('--check-model <name>', "the model deciding MiniWeb verifiers' checks that need an LLM (a gemini-* model, key from GEMINI_API_KEY); default none: such checks are undecided")
     .option('--no-progress', 'no progress bar')
     .option(MIX_SETUP_FLAG, MIX_SETUP_HELP, false);
   shardOptions(command).action(async (flags: AttemptFlags) => {
@@ -94,7 +98,7 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
   const store = nodeStore();
   const sharded = resolveShard(flags);
   if (sharded) process.stderr.write(`shard ${sharded.shard.index}/${sharded.shard.count} from ${sharded.from}\n`);
-  const tasks = await readJsonl(store, flags.tasks, TaskSchema, {
+  const tasks = await readTaskSource(store, flags.tasks, {
     onIssue: (issue) => process.stderr.write(`warning: ${issue.file}:${issue.line}: ${issue.problem}\n`),
   });
   // The sandbox is loaded only where it is used: its sites, its stand-in agent or its evidence.
@@ -113,20 +117,25 @@ async function attemptAction(flags: AttemptFlags): Promise<void> {
       },
     });
     const policy = guardPolicy(flags.policy === 'oracle' ? sandbox!.policy : qwenAgent(flags), guard);
+    const checkJudge = flags.checkModel ? resolveModel({ model: flags.checkModel, timeoutMs: flags.timeout * 1000 }) : undefined;
     const evidence = kind === 'sandbox' ? sandbox!.evidence : nonSandboxEvidence(kind, flags, baseUrl);
     // Tasks that start outside their site are bad input: refused before the checks of what the run needs.
     const prefixOf = sitePrefixOf(flags.sitePrefix);
     for (const task of tasks) startUrlOf(task, baseUrl, siteBoundary(baseUrl, prefixOf(task.site)));
     await checkBeforeSpending({
       browser: {},
-      ...(flags.policy === 'oracle' ? {} : { models: [{ role: 'agent', llm: qwenModel({ baseURL: flags.endpoint, model: flags.model, apiKey: 'EMPTY', ...agentKey(flags) }) }] }),
+      models: [
+        ...(flags.policy === 'oracle' ? [] : [{ role: 'agent', llm: qwenModel({ baseURL: flags.endpoint, model: flags.model, apiKey: 'EMPTY', ...agentKey(flags) }) }]),
+        ...(checkJudge ? [{ role: 'check', llm: checkJudge }] : []),
+      ],
       sites: { baseUrl, sites: tasks.map((t) => t.site), sitePrefix: sitePrefixOf(flags.sitePrefix) },
       evidence: { provider: evidence, baseUrl, sites: [...new Set(tasks.map((t) => t.site))] },
       outDirs: [flags.out],
     });
     process.stderr.write(`attempting ${tasks.length} tasks on ${baseUrl} with ${describePolicy(policy, flags)} -> ${flags.out}\n`);
     const verifiers = flags.verifiers ? await readVerifiersFlag(store, flags.verifiers) : [];
-    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers });
+    if (checkJudge) process.stderr.write(`MiniWeb checks decided by ${checkJudge.description}\n`);
+    const summary = await runWithProgress(flags, tasks, { policy, evidence, baseUrl, store, guard, shard: sharded?.shard, verifiers, checkJudge });
     process.stdout.write(`${JSON.stringify(summaryLine(summary))}\n`);
     if (flags.attempts > 1) for (const line of formatPassAtK(await readPassAtK({ run: flags.out, store }))) process.stderr.write(`${line}\n`);
     for (const line of formatSetupCounts('attempt', summary.finished.bySetup, { noun: 'episodes', success: 'verified' })) process.stderr.write(`${line}\n`);
@@ -151,7 +160,10 @@ async function readVerifiersFlag(store: FileStore, file: string): Promise<Writte
 async function runWithProgress(
   flags: AttemptFlags,
   tasks: readonly Task[],
-  run: { policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined; verifiers: readonly WrittenVerifier[] },
+  run: {
+    policy: Policy; evidence: EvidenceProvider; baseUrl: string; store: FileStore; guard: StageGuard; shard: Shard | undefined;
+    verifiers: readonly WrittenVerifier[]; checkJudge: LanguageModel | undefined;
+  },
 ): Promise<AttemptResult> {
   const printer = attemptPrinter({ progress: flags.progress });
   const stop = new AbortController();
@@ -177,6 +189,7 @@ async function runWithProgress(
       ...(run.shard ? { shard: run.shard } : {}),
       ...(flags.mixSetup ? { mixSetup: true } : {}),
       ...(run.verifiers.length ? { verifiers: run.verifiers } : {}),
+      ...(run.checkJudge ? { checkJudge: run.checkJudge } : {}),
       ...(flags.attempts > 1 ? { attempts: flags.attempts } : {}),
     });
   } finally {

@@ -92,7 +92,7 @@ export function pipelineCommand(program: Command, name = 'pipeline'): Command {
     .option('--sitemaps <dir>', "MiniWeb's directory of <site>.json sitemaps")
     .option('--split <file>', "MiniWeb's split file (its train list is the training sites)")
     .option('--base-url <url>', 'the server the sites are under, such as http://127.0.0.1:8000')
-    .option('--human-tasks <file>', 'human tasks with verifiers (JSONL); those of the training sites validate the judge')
+    .option('--human-tasks <path>', "human tasks with verifiers (JSONL, or a directory of MiniWeb's annotated tasks); those of the training sites validate the judge")
     .option('--sites <a,b>', 'the training sites (default: the split\'s train list; with --sandbox: --sandbox-sites of them)')
     .option('--per-site <n>', 'tasks proposed per site (default 140; with --sandbox 4)', integer(0))
     .option('--batch <n>', 'tasks asked for per proposer call', integer(1), 20)

@@ -50,7 +50,7 @@ const pick = z.enum(['shortest', 'first', 'all']);
  * caller's). Loose: fields not listed pass as given.
  */
 export const ENTRY_SCHEMAS = {
-  runAttempt: z.looseObject({ ...common, ...attempting, tasks: z.array(TaskSchema) }),
+  runAttempt: z.looseObject({ ...common, ...attempting, tasks: z.array(TaskSchema), checkJudge: model.optional() }),
   attemptTask: z.looseObject({ task: TaskSchema, policy, dir: pathText, baseUrl: z.string().min(1), maxSteps: positiveInt, timeoutMs: positiveMs, actionTimeoutMs: positiveMs.optional(), store }),
   runPropose: z.looseObject({ ...common, sites: z.array(z.string()), llm: model, out: pathText, perSite: countInt.optional(), batch: positiveInt.optional(), seed: z.number().int().optional(), workers: positiveInt.optional(), failFast: countInt.optional() }),
   proposeSite: z.looseObject({ llm: model, seed: z.number().int().optional() }), // perSite and batch: its own RangeError

@@ -103,6 +103,8 @@ export const EPISODE_FILES = Object.freeze({
   startRows: 'start_rows.json',
   /** Not the seed's: the site's own record of the user's actions, where it keeps one (MiniWeb's recorder stream). */
   siteRecord: 'site_record.json',
+  /** Not the seed's: the LLM's decisions on a MiniWeb verifier's fuzzy checks, reused whenever the episode is graded. */
+  verifierDecisions: 'verifier_decisions.json',
 });
 
 /** The name of step `n`'s screenshot, in `screenshots/` and `rows/`: `step_<n>.png`. */

@@ -87,7 +87,12 @@ export async function readMiniwebTasks(dir: string, options: ReadMiniwebTasksOpt
   const problems: InputError[] = [];
   const tasks: Task[] = [];
   const seen = new Map<string, string>();
-  for (const taskDir of await taskDirs(store, dir)) {
+  // Sorted by the files' paths (a walk in name order would put `a/b/` before `a-b/`).
+  const files = (await taskDirs(store, dir)).sort((a, b) => {
+    const [x, y] = [join(a, 'task.json'), join(b, 'task.json')];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  for (const taskDir of files) {
     const task = await readTask(store, taskDir, problems);
     if (!task) continue;
     const file = join(taskDir, 'task.json');
@@ -106,7 +111,7 @@ export async function readMiniwebTasks(dir: string, options: ReadMiniwebTasksOpt
 
 const join = (a: string, b: string): string => (a.endsWith('/') ? `${a}${b}` : `${a}/${b}`);
 
-// The directories holding a task.json, depth first in name order (code points): the order of their paths.
+// The directories holding a task.json (a task dir's own subdirectories not entered).
 async function taskDirs(store: FileStore, dir: string): Promise<string[]> {
   const entries = await store.list(dir);
   if (entries.some((e) => e.name === 'task.json' && !e.isDirectory && !e.isSymbolicLink)) return [dir];

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { parseWith } from '../core/io';
 import { cpLength, cpSlice } from '../core/py/text';
 import type { LanguageModel } from '../models/types';
 
@@ -45,6 +46,27 @@ export const MiniwebJudgeDecisionSchema = z.object({ match: z.boolean(), why: z.
  */
 export function miniwebJudgeKey(input: MiniwebJudgeInput): string {
   return createHash('sha256').update(JSON.stringify([input.kind, input.task, input.expected, input.text])).digest('hex');
+}
+
+/**
+ * The `decided` map as JSON, to be kept in a file beside a run: `[{key, match, why}]`, one entry per question, `key`
+ * being {@link miniwebJudgeKey}'s digest.
+ */
+export const MiniwebDecisionsSchema = z.array(z.strictObject({ key: z.string().regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 digest (64 hex digits)'), match: z.boolean(), why: z.string() }));
+/** Stored judge decisions (see {@link MiniwebDecisionsSchema}). */
+export type MiniwebDecisions = z.infer<typeof MiniwebDecisionsSchema>;
+
+/** A `decided` map as its JSON form, sorted by key so the same decisions always write the same file. */
+export function miniwebDecisionsToJson(decided: ReadonlyMap<string, MiniwebJudgeDecision>): MiniwebDecisions {
+  return [...decided].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, d]) => ({ key, match: d.match, why: d.why }));
+}
+
+/**
+ * The `decided` map of stored decisions (a file's parsed JSON); a value not of {@link MiniwebDecisionsSchema} is an
+ * `InputError` naming `file` and the field.
+ */
+export function miniwebDecisionsFromJson(value: unknown, file = 'judge decisions'): Map<string, MiniwebJudgeDecision> {
+  return new Map(parseWith(MiniwebDecisionsSchema, value, { file }).map((d) => [d.key, { match: d.match, why: d.why }]));
 }
 
 /** The judge's system prompt. */

@@ -31,7 +31,8 @@ export {
 export { MiniwebGradeInputSchema, type MiniwebGradeInput } from './verifier-input';
 export {
   miniwebJudge, miniwebJudgeKey, miniwebJudgePrompt, parseMiniwebJudgeReply, MiniwebJudgeReplyError, MINIWEB_JUDGE_SYSTEM,
-  type MiniwebJudge, type MiniwebJudgeInput, type MiniwebJudgeDecision, type MiniwebJudgeOptions,
+  MiniwebDecisionsSchema, miniwebDecisionsToJson, miniwebDecisionsFromJson,
+  type MiniwebJudge, type MiniwebJudgeInput, type MiniwebJudgeDecision, type MiniwebJudgeOptions, type MiniwebDecisions,
 } from './verifier-judge';
 
 /** Options of {@link gradeMiniwebVerifier}. */
@@ -97,7 +98,7 @@ export async function gradeMiniwebVerifier(verifier: MiniwebVerifierInput, input
   const episode = checkInput(entry, z.object({ input: MiniwebGradeInputSchema }), { input }).input as MiniwebGradeInput;
   checkInput(entry, z.object({ options: optionsSchema }), { options });
   const decided = options.decided ?? new Map<string, MiniwebJudgeDecision>();
-  const macros = Object.entries(spec.macros).map(([macro, tree]) => slotOf(tree, `macro ${macro}`, false, true));
+  const macros = Object.entries(spec.macros).map(([macro, tree]) => slotOf(tree, macro, false, true));
   const leaves = macros.flatMap(leavesOf);
 
   // First every check with the decisions at hand; then the judge, one check at a time, only while the verdict

@@ -4,7 +4,8 @@
  * @module
  */
 import type { FileStore } from '../files/types';
-import { parseWith, readJsonl } from '../core/io';
+import { parseWith } from '../core/io';
+import { readTaskSource } from '../miniweb/task-source';
 import { assertPlainName } from '../core/names';
 import { TaskSchema, type Task } from '../core/schemas';
 import { PIPELINE_STAGES, type PipelineOptions, type PipelineStage } from './types';
@@ -102,7 +103,7 @@ async function trainingSites(config: PipelineOptions): Promise<string[]> {
 async function loadHumanTasks(config: PipelineOptions, sites: readonly string[], store: FileStore): Promise<Task[]> {
   const source = config.humanTasks!;
   const all = typeof source === 'string'
-    ? await readJsonl(store, source, TaskSchema)
+    ? await readTaskSource(store, source)
     : source.map((t, i) => parseWith(TaskSchema, t, { file: '(human tasks)', field: String(i) }));
   const perSite = config.humanPerSite ?? Infinity;
   const wanted = new Set(sites);

@@ -273,6 +273,8 @@ async function attemptRun(ctx: StageContext, stage: 'attempt' | 'validate', task
     onEvent: (event) => ctx.emit({ type: 'attempt', stage, event }),
     ...(config.signal ? { signal: config.signal } : {}),
     ...(verifiers.length ? { verifiers } : {}),
+    // MiniWeb verifiers' checks that need an LLM (a human task's qa_answer) are decided by the judge model
+    ...(stage === 'validate' && typeof config.judge === 'object' ? { checkJudge: config.judge } : {}),
     ...shardOf(ctx),
     ...mixOf(ctx),
   });

@@ -94,7 +94,7 @@ export interface PipelineOptions {
   /** The server's record of each episode. Default `browserEvidence()` (requests only, no data changes). */
   readonly evidence?: EvidenceProvider;
   /**
-   * Human tasks with verifiers (a JSONL file or the tasks): those of the training sites are attempted, judged
+   * Human tasks with verifiers (a JSONL file, a directory of MiniWeb's annotated tasks, or the tasks): those of the training sites are attempted, judged
    * and scored against their verifiers by `validate`. Needed by `validate`.
    */
   readonly humanTasks?: string | readonly Task[];
