@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserHost, fakeLLM, judgePrompt, miniwebEvidence, runAttempt, runPipeline, scriptedPolicy, type BrowserHost, type PolicyInput, type Task } from 'miniweb-taskgen';
+import { browserHost, connectEnv, fakeLLM, judgePrompt, miniwebEvidence, runAttempt, runPipeline, scriptedPolicy, serveEnv, type BrowserHost, type PolicyInput, type Task } from 'miniweb-taskgen';
 import { startFakeMiniweb, type FakeMiniweb } from './fakes/miniweb/index';
 import { runPython } from './helpers/python';
 import { tempDir } from './helpers/runs';
@@ -165,6 +165,32 @@ describe('MiniWeb evidence (a fake MiniWeb, Chromium)', () => {
     const changes = (await read('mw-shop-purchase', 'grade_inputs.json')).changes as Array<Record<string, unknown>>;
     // the code mail at checkout, then the order once the code was entered: the order first seen
     expect(changes.map((c) => `${c.op} ${c.site}/${c.collection}`)).toEqual(['create email/sent_messages', 'create e-commerce/orders']);
+  });
+
+  it('the environment server on MiniWeb: the purchase with a code rewarded 1, the same with another write 0, an upvote graded by its verifier.json from the recorder', async () => {
+    const vote = { macros: { vote: { op: 'AND', checks: [{ type: 'action_included', action: 'click', target: 'upvote' }] } } };
+    const tasks = [
+      task('mw-shop-purchase', 'e-commerce', 'Buy one Trail Water Bottle 1L.', BOTTLE_ORDER),
+      task('mw-shop-purchase-extra', 'e-commerce', 'Buy one Trail Water Bottle 1L.', BOTTLE_ORDER),
+      task('mw-env-vote', 'forums', 'Upvote the top post.', vote),
+    ];
+    const server = await serveEnv({ tasks, baseUrl: fake.url, evidence, out: await tempDir('miniweb-env-'), browser: host });
+    const steps: Record<string, Array<(input: PolicyInput) => Step>> = { ...SCRIPTS, 'mw-env-vote': [(i) => ({ click: { index: el(i, 'button', /upvote/i) } }), () => ({ done: { answer: 'upvoted' } })] };
+    try {
+      const rewards: Record<string, unknown> = {};
+      for (const t of tasks) {
+        const client = await connectEnv(server.url);
+        let r = await client.reset({ task_id: t.task_id });
+        for (let step = 0; !r.done && step < steps[t.task_id]!.length; step++) {
+          r = await client.step({ action: steps[t.task_id]![step]!({ task: t, step, observation: r.observation } as unknown as PolicyInput) });
+        }
+        rewards[t.task_id] = r.reward;
+        await client.close();
+      }
+      expect(rewards).toEqual({ 'mw-shop-purchase': 1, 'mw-shop-purchase-extra': 0, 'mw-env-vote': 1 });
+    } finally {
+      await server.close();
+    }
   });
 
   it("MiniWeb's annotated tasks through the pipeline's validate: action_included and request_made pass on the episode that voted and fail on the one that did not; a qa_answer decided by the judge model", async () => {
