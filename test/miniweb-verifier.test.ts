@@ -74,7 +74,8 @@ describe('answer_matches', () => {
 
   it('reads numbers as numbers, rounding only a computed value', async () => {
     const mean = { type: 'answer_matches', expected: '388.013581' };
-    expect((await grade(mean, { answer: 'About 388.' })).ok).toBe(true);
+    expect((await grade(mean, { answer: '388' })).ok).toBe(true);
+    expect((await grade(mean, { answer: 'About 388.' })).ok).toBe(false); // a hedge asserts no value (issue 48)
     expect((await grade(mean, { answer: '388.01' })).ok).toBe(true);
     expect((await grade(mean, { answer: '389' })).ok).toBe(false);
     expect((await grade(price, { answer: '$100' })).ok).toBe(false);

@@ -1,22 +1,26 @@
 /**
- * An answer checked as an answer: it passes only when it states the expected value and offers no competing
- * candidate. One rule for hand-written verifiers' answer checks, claims' `{answer}` and so every reward.
+ * An answer checked as an answer: it passes only when it **asserts** the expected value, by the asserting grammar of
+ * `assert.ts` (the value alone, `It is X`, `The <subject> is X`, `X <unit>`, `<subject>: X`, `X is the <subject>`...),
+ * with exactly one candidate of the kind asked. One rule for hand-written verifiers' answer checks, claims' `{answer}`
+ * and so every reward. Denials, questions, hedges, approximations, alternatives, lists, structures and values only
+ * mentioned fall outside the grammar and fail.
  *
- * - **Stated**: a number within its tolerance is written in the answer (`$1,234.50`, `99.99 dollars`); each expected
- *   text is in it (case-folded, whitespace collapsed); an exact answer is the whole answer (a final `.` aside).
- * - **No competing candidate**, of the kind asked for:
- *   - numbers: every other number written in the answer is a competitor, unless the question names it (`order
- *     1043`, `2 nights`) or it is the scale of the value (`4.5 out of 5`, `4.5/5`);
- *   - texts: the other values of the site's columns that hold the expected value (the other brands for "which
- *     brand", the other names, statuses, dates), read from the episode's start rows; values of the same shape
- *     (e-mail addresses, ISO dates, times, ids such as `DSH-17`); for yes and no (true, false), the other one. A
- *     competitor the question names, or one inside an expected value, does not count;
- *   - a pattern: two different texts it matches.
+ * - **Exact**: the whole answer is the value (quotes and a final `.` aside).
+ * - **Numbers** (numerals, words, currency, thousands separators, units): the one number the frame asserts is within
+ *   the tolerance, and no other number is written, unless the question names it (`order 1043`) or it is the scale of
+ *   a rating (`8.7 out of 10`).
+ * - **Texts**: the frame's value is the expected text (a date in any of its notations; several values asked: each
+ *   once, as a list); no other value of the kind asked stands in the answer: the other values of the site's columns
+ *   that hold the expected value (read from the episode's start rows), values of the same shape (e-mail addresses,
+ *   ISO dates, times, ids such as `DSH-17`), the other of yes and no. A rival the question names, one inside an
+ *   expected value, or one made of expected values only does not count.
+ * - **A pattern**: one text it matches, standing as the frame's value.
  * - **Short**: at most {@link ANSWER_SLACK} characters besides the expected values (a page dump is thousands).
  * @module
  */
+import { assertion, type AssertTarget } from './assert';
 import type { StartRows } from './start-rows';
-import { escapeRegex, near, norm, numbersIn } from './values';
+import { escapeRegex, norm } from './values';
 
 /** What an answer must state. */
 export type AnswerWant =
@@ -27,7 +31,7 @@ export type AnswerWant =
 
 /** What a competitor is judged against: the question asked and the site's rows at the episode's start. */
 export interface AnswerContext {
-  /** The task's instruction: numbers and values it names are not competitors. */
+  /** The task's instruction: numbers and values it names are not competitors, its words may stand in a subject. */
   readonly question?: string | null;
   /** The site's tables at the start (`start_rows.json`): where the other values of the asked kind are found. */
   readonly start?: StartRows | null;
@@ -60,47 +64,22 @@ export function decideAnswer(answer: string | null | undefined, want: AnswerWant
   const extra = [...answer].length - stated.reduce((n, s) => n + [...s].length, 0);
   if (extra > ANSWER_SLACK) return { ok: false, detail: `the answer is ${[...answer].length} characters, far more than the fact needs: ${quoted}` };
   const question = context.question ?? '';
-  if (want.kind === 'number') return decideNumber(answer, want, question, quoted);
   if (want.kind === 'exact') {
-    const got = norm(answer).replace(/[.!]+$/, '');
-    const ok = want.values.some((v) => norm(v).replace(/[.!]+$/, '') === got);
+    const bare = (s: string): string => norm(s).replace(/^["'`]+|["'`]+$/g, '').replace(/[.!]+$/, '');
+    const ok = want.values.some((v) => bare(v) === bare(answer));
     return { ok, detail: ok ? `the answer is ${quoted}` : `the answer ${quoted} is not ${want.values.map((v) => JSON.stringify(v)).join(' or ')}` };
   }
-  if (want.kind === 'pattern') {
-    const found = [...new Set([...answer.matchAll(new RegExp(want.pattern.source, 'gi'))].map((m) => norm(m[0])).filter(Boolean))];
-    if (found.length === 0) return { ok: false, detail: `nothing in ${quoted} matches /${want.pattern.source}/` };
-    if (found.length > 1) return { ok: false, detail: `competing candidates: ${found.slice(0, 5).map((f) => JSON.stringify(f)).join(', ')} all match, in ${quoted}` };
-    return { ok: true, detail: `${JSON.stringify(found[0])} in ${quoted}` };
-  }
-  const got = norm(answer);
-  const missing = want.values.filter((v) => !got.includes(norm(v)));
-  if (missing.length) return { ok: false, detail: `missing ${missing.map((v) => JSON.stringify(v)).join(', ')} in ${quoted}` };
-  const rivals = competitors(answer, want.values, question, context.start ?? null);
-  if (rivals.length) return { ok: false, detail: `competing candidates ${rivals.slice(0, 5).map((r) => JSON.stringify(r)).join(', ')} besides ${want.values.map((v) => JSON.stringify(v)).join(', ')} in ${quoted}` };
-  return { ok: true, detail: `the answer ${quoted}` };
+  const target: AssertTarget = want.kind === 'number'
+    ? { kind: 'number', value: want.value, tolerance: want.tolerance ?? 0 }
+    : want.kind === 'pattern' ? want : { kind: 'texts', values: want.values };
+  const values = want.kind === 'includes' ? want.values : [];
+  return assertion(answer, target, { question, rivals: (text) => competitors(text, values, question, context.start ?? null) });
 }
 
 function statedParts(want: AnswerWant): readonly string[] {
   if (want.kind === 'number') return [String(want.value)];
   if (want.kind === 'pattern') return [];
   return want.values;
-}
-
-function decideNumber(answer: string, want: { value: number; tolerance?: number }, question: string, quoted: string): AnswerDecision {
-  const target = { number: want.value, tolerance: want.tolerance ?? 0 };
-  const what = `the number ${want.value}${want.tolerance ? ` ± ${want.tolerance}` : ''}`;
-  const found = numbersIn(answer);
-  if (!found.some((x) => near(x, target))) return { ok: false, detail: `no ${what} in ${quoted}` };
-  const asked = new Set(numbersIn(question));
-  const scales = new Set(scalesIn(answer));
-  const rivals = [...new Set(found.filter((x) => !near(x, target) && !asked.has(x) && !asked.has(Math.abs(x)) && !scales.has(x)))];
-  if (rivals.length) return { ok: false, detail: `competing numbers ${rivals.slice(0, 5).join(', ')} besides ${what} in ${quoted}` };
-  return { ok: true, detail: `${what} in ${quoted}` };
-}
-
-// The scale a value is given on: 5 in "4.5 out of 5", "4.5/5".
-function scalesIn(answer: string): number[] {
-  return [...answer.matchAll(/\d\s*(?:\/|out of)\s*(\d+(?:\.\d+)?)/gi)].map((m) => Number(m[1]));
 }
 
 // The other candidates of the asked kind that the answer states, besides the expected values.
