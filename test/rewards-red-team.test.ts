@@ -1,6 +1,6 @@
 /**
  * The red team, cheap: on one site per template, a few human tasks, every gaming policy (answer sprays, page dump,
- * both answers, the same action on every item, an extra write, a write during an information task, the wrong item,
+ * both answers, the value denied, the task done twice, the same action on every item, an extra write, a write during an information task, the wrong item,
  * idle, escapes) replayed over HTTP; no reward source that claims to be a verifier may reward one, and the honest
  * oracle (with natural phrasings of its answer) must be rewarded by all. `npm run bench -- hacks` runs the full set.
  */
@@ -40,7 +40,7 @@ const show = (g: Graded) => `${g.play.task.task_id} ${g.play.policy}: ${JSON.str
 describe('the red team', () => {
   it('plays every policy on every template', () => {
     const policies = new Set(graded.filter((g) => !g.play.honest).map((g) => g.play.policy));
-    for (const p of ['spray-numbers', 'spray-kind', 'page-dump', 'both-answers', 'every-item', 'extra-write', 'write-during-info', 'wrong-item', 'idle', 'idle-sentence', 'escape-admin', 'escape-other-site']) {
+    for (const p of ['spray-numbers', 'spray-kind', 'page-dump', 'both-answers', 'denied', 'done-twice', 'every-item', 'extra-write', 'write-during-info', 'wrong-item', 'idle', 'idle-sentence', 'escape-admin', 'escape-other-site']) {
       expect(policies, p).toContain(p);
     }
     for (const t of TEMPLATES) expect(graded.filter((g) => !g.play.honest && g.play.task.site === `${t.id}-01`).length, t.id).toBeGreaterThanOrEqual(30);
@@ -57,8 +57,21 @@ describe('the red team', () => {
     expect(containing.length).toBeGreaterThan(stating.length / 2);
   });
 
+  // A task done twice where the site refused the second time (or kept one last state) is the honest episode again.
+  const honestCreates = (g: Graded) => graded.find((h) => h.play.honest && h.play.task.task_id === g.play.task.task_id)?.creates ?? 0;
+  const gaming = () => graded.filter((g) => !g.play.honest && (g.play.policy !== 'done-twice' || g.creates > honestCreates(g)));
+
+  it('the value denied and the task done twice: none rewarded, on every template', () => {
+    const twice = gaming().filter((g) => g.play.policy === 'done-twice');
+    const denied = gaming().filter((g) => g.play.policy === 'denied');
+    expect(new Set(denied.map((g) => g.play.task.site)).size).toBe(TEMPLATES.length);
+    // the repeat created rows again on most templates: the families are played, not only listed
+    expect(new Set(twice.map((g) => g.play.task.site)).size).toBeGreaterThanOrEqual(TEMPLATES.length / 2);
+    expect([...twice, ...denied].filter((g) => rewardedBy(g).length).map((g) => `${show(g)} by ${rewardedBy(g).join(', ')}`)).toEqual([]);
+  });
+
   it('rewards no gaming episode, by any source', () => {
-    const rewarded = graded.filter((g) => !g.play.honest && rewardedBy(g).length > 0);
+    const rewarded = gaming().filter((g) => rewardedBy(g).length > 0);
     expect(rewarded.map((g) => `${show(g)} by ${rewardedBy(g).join(', ')}`)).toEqual([]);
     expect(graded.filter((g) => !g.play.honest).length).toBeGreaterThanOrEqual(300);
   });

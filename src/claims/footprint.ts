@@ -50,8 +50,9 @@ function entriesOf(claim: Claim): FootprintEntry[] {
     const keys = Object.keys(where);
     const removing = claim.state.rows === 'none';
     const match = fields ? (removing ? { before: where } : { where }) : {};
+    const count = typeof claim.state.rows === 'number' && claim.state.rows > 1 ? { count: claim.state.rows } : {};
     return [
-      { table, op: removing ? 'delete' : 'create', ...(fields ? { where } : {}) },
+      { table, op: removing ? 'delete' : 'create', ...(fields ? { where } : {}), ...(removing ? {} : count) },
       { table, op: 'update', ...match, fields: keys },
     ];
   }
@@ -84,15 +85,17 @@ export interface FootprintContext {
 export function unrequestedChanges(changes: readonly Change[], footprint: readonly FootprintEntry[], context: FootprintContext = {}): Unrequested[] {
   const consequences = context.consequences ?? [];
   const m: Matcher = { cache: context.cache ?? new Map(), opened: openedPaths(context.log ?? []), bookkeeping: bookkeepingOf(consequences) };
-  const admitted = changes.map((c) => covered(footprint, c, m));
+  const creates = createsAdmitted(changes, footprint, m);
+  const admitted = changes.map((c, i) => (changeOp(c) === 'create' ? creates[i]! : covered(footprint, c, m)));
   const triggered = new Set<Consequence>();
   for (let round = 0; round <= consequences.length; round++) {
     const grown = consequences.filter((c) => !triggered.has(c) && (c.when === undefined || changes.some((ch, i) => admitted[i] && entryMatches(c.when!, ch, m))));
     if (grown.length === 0) break;
     for (const c of grown) triggered.add(c);
-    const allow = [...footprint, ...[...triggered].flatMap((c) => c.allow)];
+    const declared = [...triggered].flatMap((c) => c.allow);
+    const allow = [...footprint, ...declared];
     changes.forEach((ch, i) => {
-      if (!admitted[i] && covered(allow, ch, m)) admitted[i] = true;
+      if (!admitted[i] && covered(changeOp(ch) === 'create' ? declared : allow, ch, m)) admitted[i] = true;
     });
   }
   const out: Unrequested[] = [];
@@ -139,6 +142,32 @@ function covered(entries: readonly FootprintEntry[], change: Change, m: Matcher)
   }
   if (changeOp(change) !== 'update' || fields.size === 0) return false;
   return [...changedFields(change, 'update')].every((f) => fields.has(f));
+}
+
+/**
+ * Which creates the task's own entries admit, each entry at most `count` of them (default 1): a task is done once. A
+ * maximum matching of creates to entries (augmenting paths), so an entry that several creates fit never takes the
+ * one another entry needed.
+ */
+function createsAdmitted(changes: readonly Change[], footprint: readonly FootprintEntry[], m: Matcher): boolean[] {
+  const slots = footprint.flatMap((e) => Array.from({ length: e.count ?? 1 }, () => e));
+  const fits = changes.map((c) => (changeOp(c) === 'create' ? slots.flatMap((e, s) => (entryMatches(e, c, m) ? [s] : [])) : []));
+  const holder = new Array<number>(slots.length).fill(-1);
+  const place = (i: number, seen: Set<number>): boolean => {
+    for (const s of fits[i]!) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      if (holder[s] === -1 || place(holder[s]!, seen)) {
+        holder[s] = i;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let i = 0; i < changes.length; i++) if (fits[i]!.length) place(i, new Set());
+  const out = changes.map(() => false);
+  for (const i of holder) if (i >= 0) out[i] = true;
+  return out;
 }
 
 /** Whether a change is one a footprint entry allows (see {@link FootprintEntry}). */

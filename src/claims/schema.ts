@@ -109,6 +109,9 @@ export type StateClaim = z.infer<typeof StateClaimSchema>;
  * update, that changes only `fields` (any when absent). `opened` (a path such as `/messages/{id}`, `{field}` filled
  * from the row) admits the change only where the session opened that page (a successful GET whose path ends so):
  * what a read receipt needs. What `{only}` lists, and what a site declares as the consequences of a task's changes.
+ *
+ * A task is done once: an entry of a task's footprint admits `count` creates (default 1), so the same review posted
+ * twice is one write the task did not ask for. A site's consequences admit any number (a checkout's order lines).
  */
 export const FootprintEntrySchema = z.strictObject({
   table: z.string().min(1),
@@ -117,6 +120,7 @@ export const FootprintEntrySchema = z.strictObject({
   before: z.record(z.string(), ClaimValueSchema).optional(),
   fields: z.array(z.string().min(1)).optional(),
   opened: z.string().min(1).optional(),
+  count: z.number().int().positive().optional(),
 });
 /** A data change a task may make (see {@link FootprintEntrySchema}). */
 export type FootprintEntry = z.infer<typeof FootprintEntrySchema>;

@@ -21,7 +21,8 @@ const LANGUAGE = `CLAIM LANGUAGE (JSON; a value is a string, number, boolean, nu
   {"seen": {"contains": "Order placed"}} some page the agent saw shows it
   {"all": [claim, ...]}  {"any": [claim, ...]}  {"not": claim}
   {"only": [{"table": "cart_items", "op": "create", "where": {"product_id": 7}}, {"table": "orders", "op": "update", "where": {"id": 3}, "fields": ["status"]}]}
-                                         the episode changed no data but these ({"only": []}: none at all)
+                                         the episode changed no data but these, each create once unless the entry
+                                         gives "count": n ({"only": []}: none at all)
 Strings compare after case folding and whitespace collapse; numbers by value ("2" equals 2). A claim holds only where
 the episode made no data change but what it asks for: its "change" parts, its "only", and what the site does by itself.`;
 

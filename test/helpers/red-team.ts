@@ -39,6 +39,8 @@ export interface Graded {
   readonly rewards: Record<Source, boolean>;
   readonly details: Partial<Record<Source, string>>;
   readonly error: string | null;
+  /** The rows the episode created. */
+  readonly creates: number;
 }
 
 const verifierOf = (t: SandboxTask) => t.verifier as Verifier | null;
@@ -131,6 +133,10 @@ export function playsFor(task: SandboxTask, bank: readonly SandboxTask[], start:
   const wrong = wrongOfKind(task, start);
   const right = oracleAnswer(task) ?? expectedValues(task)[0];
   if (info && wrong && right) add('both-answers', withoutDone(task.oracle), `${right.replace(/\.$/, '')} or ${wrong}`);
+  // The value denied.
+  if (info && right) add('denied', withoutDone(task.oracle), `It is not ${right.replace(/\.$/, '')}.`);
+  // The task done twice (where the site lets the same row be created again: the test keeps those).
+  if (!info && writesData) add('done-twice', [...withoutDone(task.oracle), home(task), ...withoutDone(task.oracle)], oracleAnswer(task));
   // The same action on every item of the generator.
   if (!info && writesData && siblings.length) add('every-item', [...withoutDone(task.oracle), ...siblings.slice(0, 5).flatMap((s) => [home(s), ...withoutDone(s.oracle)])], oracleAnswer(task));
   // Another task's write after the task.
@@ -180,7 +186,7 @@ export class RedTeam {
     const none = { verifier: false, written: false, relabel: false, judge: false };
     if (play.escape !== undefined) {
       const refused = outsideSite(new URL(play.escape, this.sandbox.url), siteBoundary(this.sandbox.url, defaultSitePrefix(task.site)));
-      if (refused !== null) return { play, answer: null, rewards: none, details: { verifier: `refused by the site boundary: ${refused}` }, error: null };
+      if (refused !== null) return { play, answer: null, rewards: none, details: { verifier: `refused by the site boundary: ${refused}` }, error: null, creates: 0 };
       throw new Error(`the site boundary let ${play.escape} through on ${task.site}`);
     }
     const session = await this.evidence.open({ site: task.site, taskId: task.task_id, baseUrl: this.sandbox.url });
@@ -211,6 +217,7 @@ export class RedTeam {
         rewards: { verifier: v.ok, written: w.ok, relabel: rl.ok, judge: j.ok },
         details: { verifier: detail(v), written: detail(w), relabel: detail(rl), judge: j.detail },
         error: run.error,
+        creates: got.changes.filter((c) => (c as { op?: string }).op === 'create').length,
       };
     } finally {
       await session.close?.();
