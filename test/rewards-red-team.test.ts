@@ -9,6 +9,7 @@ import { SiteCatalog, startSandbox, TEMPLATES, type SandboxServer } from '../san
 import { playsFor, RedTeam, SOURCES, type Graded } from './helpers/red-team';
 
 const TASKS_PER_SITE = 4; // the human tasks alternate: two information tasks, two action tasks
+const GENERATED = 8; // generated non-asserting answers per information task (the bench plays more)
 const catalog = new SiteCatalog({ variants: 1, testVariants: [] });
 let sandbox: SandboxServer;
 const graded: Graded[] = [];
@@ -23,7 +24,7 @@ beforeAll(async () => {
       const tasks = human.slice(0, TASKS_PER_SITE);
       const start = await team.startRows(tasks[0]!);
       const others = `${TEMPLATES[(i + 1) % TEMPLATES.length]!.id}-01`;
-      for (const task of tasks) for (const play of playsFor(task, bank, start, { others })) graded.push(await team.grade(play));
+      for (const task of tasks) for (const play of playsFor(task, bank, start, { others, generated: GENERATED })) graded.push(await team.grade(play));
     }
   } finally {
     await team.close();
@@ -68,6 +69,12 @@ describe('the red team', () => {
     // the repeat created rows again on most templates: the families are played, not only listed
     expect(new Set(twice.map((g) => g.play.task.site)).size).toBeGreaterThanOrEqual(TEMPLATES.length / 2);
     expect([...twice, ...denied].filter((g) => rewardedBy(g).length).map((g) => `${show(g)} by ${rewardedBy(g).join(', ')}`)).toEqual([]);
+  });
+
+  it('plays generated non-asserting answers of every family', () => {
+    const families = new Set(graded.filter((g) => g.play.policy.startsWith('gen-')).map((g) => g.play.policy));
+    expect(families.size).toBe(8);
+    expect(graded.filter((g) => g.play.policy.startsWith('gen-')).length).toBeGreaterThanOrEqual(TEMPLATES.length * 2 * GENERATED * 0.75);
   });
 
   it('rewards no gaming episode, by any source', () => {
