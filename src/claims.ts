@@ -4,7 +4,7 @@
  * first step at which a claim holds is known. Internals live in `src/claims/`.
  * @module
  */
-export { ClaimSchema, ClaimValueSchema, ChangeClaimSchema, RequestClaimSchema, StateClaimSchema, FootprintEntrySchema, ConsequenceSchema, CHANGE_OPS, type Claim, type ClaimValue, type ChangeClaim, type RequestClaim, type StateClaim, type FootprintEntry, type Consequence } from './claims/schema';
+export { ClaimSchema, ClaimValueSchema, ChangeClaimSchema, RequestClaimSchema, StateClaimSchema, FootprintEntrySchema, ConsequenceEntrySchema, ConsequenceSchema, CHANGE_OPS, type Claim, type ClaimValue, type ChangeClaim, type RequestClaim, type StateClaim, type FootprintEntry, type ConsequenceEntry, type Consequence } from './claims/schema';
 export { loadStepEvidence, type StepEvidence } from './claims/evidence';
 export { checkClaim, emptyEvidence, type ClaimResult, type CheckClaimOptions } from './claims/check';
 export { decideAnswer, ANSWER_SLACK, type AnswerWant, type AnswerContext, type AnswerDecision } from './claims/answer';

@@ -26,7 +26,7 @@ export {
   ValidateReportSchema,
 } from './core/schemas';
 export { LabReportSchema } from './lab';
-export { ClaimSchema, ClaimValueSchema, ConsequenceSchema, EvidenceStepsSchema, FootprintEntrySchema, StartRowsSchema } from './claims';
+export { ClaimSchema, ClaimValueSchema, ConsequenceEntrySchema, ConsequenceSchema, EvidenceStepsSchema, FootprintEntrySchema, StartRowsSchema } from './claims';
 export { ProvenanceSchema } from './rows/provenance';
 export { LabelsReportSchema } from './rows/labels-format';
 export { WrittenVerifierSchema } from './verifiers';

@@ -82,7 +82,7 @@ export {
 export {
   checkClaim, emptyEvidence, loadStepEvidence, replayState, verifierClaim,
   type Claim, type StateClaim, type ChangeClaim, type RequestClaim, type ClaimValue, type StartRows,
-  type ClaimResult, type CheckClaimOptions, type StepEvidence, type FootprintEntry, type Consequence,
+  type ClaimResult, type CheckClaimOptions, type StepEvidence, type FootprintEntry, type ConsequenceEntry, type Consequence,
 } from './claims';
 // The agent: policies, their prompt, action parsing, a vLLM server for Qwen.
 export {

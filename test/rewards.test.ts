@@ -75,6 +75,24 @@ describe('no unrequested changes', () => {
     expect((await verifyEpisode(cancel, { changes: [stock], consequences: [restock] })).ok).toBe(false);
   });
 
+  it("a task done once, and a consequence pinned to the task's own rows: another order's line is not the site's", async () => {
+    const create = (table: string, row: Record<string, unknown>) => ({ table, op: 'create', before: null, after: row });
+    const review = { state: [{ table: 'reviews', where: { product_id: 4, rating: 5 } }] };
+    const r1 = create('reviews', { id: 1, product_id: 4, rating: 5 });
+    expect((await verifyEpisode(review, { changes: [r1] })).ok).toBe(true);
+    const twice = await verifyEpisode(review, { changes: [r1, create('reviews', { id: 2, product_id: 4, rating: 5 })] });
+    expect([twice.ok, twice.checks.at(-1)!.detail]).toEqual([false, 'unrequested: create reviews {"id":2}']);
+    const lines: Consequence = { when: { table: 'orders', op: 'create' }, allow: [{ table: 'order_items', op: 'create', pin: { order_id: 'id' } }] };
+    const order = { state: [{ table: 'orders', where: { status: 'placed' } }] };
+    const placed = create('orders', { id: 'A1', status: 'placed' });
+    const own = create('order_items', { id: 10, order_id: 'A1', product_id: 4 });
+    expect((await verifyEpisode(order, { changes: [placed, own, create('order_items', { id: 11, order_id: 'A1', product_id: 5 })], consequences: [lines] })).ok).toBe(true);
+    const unrelated = await verifyEpisode(order, { changes: [placed, own, create('order_items', { id: 12, order_id: 'B7', product_id: 5 })], consequences: [lines] });
+    expect([unrelated.ok, unrelated.checks.at(-1)!.detail]).toEqual([false, 'unrequested: create order_items {"id":12}']);
+    // without the order, its lines are no one's
+    expect((await verifyEpisode(order, { changes: [own], consequences: [lines] })).ok).toBe(false);
+  });
+
   it('holds a claim to its own change parts, or its only; only alone is vacuous', () => {
     const ev = { steps: 2, answer: null, answerStep: null, log: [], changes: [{ change: starred, step: 1 }, { change: update('messages', 2, { folder: 'inbox' }, { folder: 'trash' }), step: 2 }], seen: [], start: { messages: [] } };
     const change: Claim = { change: { table: 'messages', op: 'update', fields: { id: 1, starred: 1 } } };

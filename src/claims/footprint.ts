@@ -80,7 +80,7 @@ export interface FootprintContext {
 /**
  * The changes outside the footprint (see the module notes), in order; `[]` when every change is the task's or the
  * site's consequence of one. Consequences are admitted in rounds (a checkout's order admits its items, its items
- * the stock updates), at most one round per declared consequence.
+ * the stock updates), each round triggering a consequence or admitting a change.
  */
 export function unrequestedChanges(changes: readonly Change[], footprint: readonly FootprintEntry[], context: FootprintContext = {}): Unrequested[] {
   const consequences = context.consequences ?? [];
@@ -88,15 +88,17 @@ export function unrequestedChanges(changes: readonly Change[], footprint: readon
   const creates = createsAdmitted(changes, footprint, m);
   const admitted = changes.map((c, i) => (changeOp(c) === 'create' ? creates[i]! : covered(footprint, c, m)));
   const triggered = new Set<Consequence>();
-  for (let round = 0; round <= consequences.length; round++) {
+  // Each round triggers a consequence or admits a change (a pinned entry grows with its triggers), or it is the last.
+  for (let round = 0; round <= consequences.length + changes.length; round++) {
     const grown = consequences.filter((c) => !triggered.has(c) && (c.when === undefined || changes.some((ch, i) => admitted[i] && entryMatches(c.when!, ch, m))));
-    if (grown.length === 0) break;
     for (const c of grown) triggered.add(c);
-    const declared = [...triggered].flatMap((c) => c.allow);
+    const declared = [...triggered].flatMap((c) => pinned(c, changes, admitted, m));
     const allow = [...footprint, ...declared];
+    let grew = false;
     changes.forEach((ch, i) => {
-      if (!admitted[i] && covered(changeOp(ch) === 'create' ? declared : allow, ch, m)) admitted[i] = true;
+      if (!admitted[i] && covered(changeOp(ch) === 'create' ? declared : allow, ch, m)) grew = admitted[i] = true;
     });
+    if (grown.length === 0 && !grew) break;
   }
   const out: Unrequested[] = [];
   changes.forEach((change, index) => {
@@ -169,6 +171,39 @@ function createsAdmitted(changes: readonly Change[], footprint: readonly Footpri
   for (const i of holder) if (i >= 0) out[i] = true;
   return out;
 }
+
+/**
+ * A triggered consequence's entries, each `pin`ned one once per triggering change (an admitted change matching
+ * `when`), its `where` holding the trigger row's values; one whose trigger row lacks a pinned field admits nothing.
+ */
+function pinned(c: Consequence, changes: readonly Change[], admitted: readonly boolean[], m: Matcher): FootprintEntry[] {
+  const out: FootprintEntry[] = [];
+  for (const { pin, ...entry } of c.allow) {
+    if (!pin) {
+      out.push(entry);
+      continue;
+    }
+    if (!c.when) continue;
+    for (const [i, trigger] of changes.entries()) {
+      if (!admitted[i] || !entryMatches(c.when, trigger, m)) continue;
+      const row = rowOfChange(trigger);
+      let wheres: Array<Record<string, ClaimValue>> = [{ ...entry.where }];
+      for (const [field, from] of Object.entries(pin)) {
+        const values = (Array.isArray(from) ? from : [from]).map((f) => row[f]).filter(isScalar);
+        wheres = wheres.flatMap((w) => values.map((v) => ({ ...w, [field]: v })));
+      }
+      for (const where of wheres) out.push({ ...entry, where });
+    }
+  }
+  return out;
+}
+
+const rowOfChange = (change: Change): Record<string, unknown> => {
+  const op = changeOp(change);
+  const row = op === 'delete' ? change.before : change.after;
+  return isRow(row) ? row : op === 'update' ? rowOf(change, op) : {};
+};
+const isScalar = (v: unknown): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** Whether a change is one a footprint entry allows (see {@link FootprintEntry}). */
 function entryMatches(entry: FootprintEntry, change: Change, m: Matcher): boolean {

@@ -126,15 +126,27 @@ export const FootprintEntrySchema = z.strictObject({
 export type FootprintEntry = z.infer<typeof FootprintEntrySchema>;
 
 /**
+ * A change a consequence allows: a footprint entry, and `pin`, which ties it to the change that triggered it: each
+ * key is a field of the allowed row that must equal that field (or one of those fields) of the `when` change's row
+ * (`{"order_id": "id"}`: an order's own lines, not another order's). A pinned entry admits nothing without `when`.
+ */
+export const ConsequenceEntrySchema = FootprintEntrySchema.extend({
+  pin: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1)])).optional(),
+});
+/** A change a consequence allows (see {@link ConsequenceEntrySchema}). */
+export type ConsequenceEntry = z.infer<typeof ConsequenceEntrySchema>;
+
+/**
  * What a site does by itself as the consequence of a change (a timestamp, a counter, a derived row): when the task's
  * own changes, or the consequences already admitted, include one matching `when` (always, when absent: what any
- * visit does, such as a read receipt), changes matching `allow` are the site's, not unrequested. An allowed update
- * with `fields` and no `where` names bookkeeping fields (`updated`, `edited`): the task's own update of the row may
- * change them too. Declared per site; recorded in each episode's `start_rows.json` (`consequences`).
+ * visit does, such as a read receipt), changes matching `allow` are the site's, not unrequested; a `pin`ned entry
+ * only those of the triggering row. An allowed update with `fields` and no `where` names bookkeeping fields
+ * (`updated`, `edited`): the task's own update of the row may change them too. Declared per site; recorded in each
+ * episode's `start_rows.json` (`consequences`).
  */
 export const ConsequenceSchema = z.strictObject({
   when: FootprintEntrySchema.optional(),
-  allow: z.array(FootprintEntrySchema).min(1),
+  allow: z.array(ConsequenceEntrySchema).min(1),
 });
 /** A site's declared consequence (see {@link ConsequenceSchema}). */
 export type Consequence = z.infer<typeof ConsequenceSchema>;

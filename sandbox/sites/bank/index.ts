@@ -43,7 +43,7 @@ export const bank: SiteTemplate = {
   tasks: bankTasks,
   consequences: [
     // A payment or transfer sent now moves the balances and books the transactions.
-    { when: { table: 'payments', op: 'create' }, allow: [{ table: 'accounts', op: 'update', fields: ['balance'] }, { table: 'transactions', op: 'create' }] },
+    { when: { table: 'payments', op: 'create' }, allow: [{ table: 'accounts', op: 'update', fields: ['balance'] }, { table: 'transactions', op: 'create', pin: { account_id: ['from_account_id', 'to_account_id'] } }] },
     // A removed payee leaves its payments without one.
     { when: { table: 'payees', op: 'delete' }, allow: [{ table: 'payments', op: 'update', fields: ['payee_id'] }] },
   ],

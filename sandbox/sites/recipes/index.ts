@@ -33,7 +33,7 @@ export const recipes: SiteTemplate = {
   tasks: recipeTasks,
   consequences: [
     // A submitted recipe brings its ingredients and steps; a deleted one takes them, and its places in collections.
-    { when: { table: 'recipes', op: 'create' }, allow: [{ table: 'ingredients', op: 'create' }, { table: 'steps', op: 'create' }] },
+    { when: { table: 'recipes', op: 'create' }, allow: [{ table: 'ingredients', op: 'create', pin: { recipe_id: 'id' } }, { table: 'steps', op: 'create', pin: { recipe_id: 'id' } }] },
     { when: { table: 'recipes', op: 'delete' }, allow: ['ingredients', 'steps', 'collection_recipes'].map((table) => ({ table, op: 'delete' as const })) },
     // A deleted collection empties itself; a planned meal names its recipe.
     { when: { table: 'collections', op: 'delete' }, allow: [{ table: 'collection_recipes', op: 'delete' }] },

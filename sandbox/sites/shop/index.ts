@@ -29,7 +29,7 @@ export const shop: SiteTemplate = {
   tasks: shopTasks,
   consequences: [
     // A checkout orders the whole cart: its items, the stock they take, the cart emptied.
-    { when: { table: 'orders', op: 'create' }, allow: [{ table: 'order_items', op: 'create' }, { table: 'products', op: 'update', fields: ['stock'] }, { table: 'cart_items', op: 'delete' }] },
+    { when: { table: 'orders', op: 'create' }, allow: [{ table: 'order_items', op: 'create', pin: { order_id: 'id' } }, { table: 'products', op: 'update', fields: ['stock'] }, { table: 'cart_items', op: 'delete' }] },
     // A cancelled order's items go back in stock.
     { when: { table: 'orders', op: 'update' }, allow: [{ table: 'products', op: 'update', fields: ['stock'] }] },
   ],

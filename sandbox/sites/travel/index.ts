@@ -35,7 +35,7 @@ export const travel: SiteTemplate = {
   tasks: travelTasks,
   consequences: [
     // A booking goes through a checkout (created, stepped through, closed) and names its travellers.
-    { when: { table: 'bookings', op: 'create' }, allow: [{ table: 'checkouts', op: 'create' }, { table: 'checkouts', op: 'update' }, { table: 'checkouts', op: 'delete' }, { table: 'travellers', op: 'create' }] },
+    { when: { table: 'bookings', op: 'create' }, allow: [{ table: 'checkouts', op: 'create' }, { table: 'checkouts', op: 'update' }, { table: 'checkouts', op: 'delete' }, { table: 'travellers', op: 'create', pin: { booking_ref: 'ref' } }] },
     // A moved or changed booking is priced again.
     { when: { table: 'bookings', op: 'update' }, allow: [{ table: 'bookings', op: 'update', fields: ['total'] }] },
   ],
