@@ -98,7 +98,7 @@ async function propose(llm: LanguageModel, prompt: string, images: ImageInput[],
 async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeInput, judge: LanguageModel): Promise<RelabelProposal | null> {
   const base = { instruction: p.instruction, kind: p.kind, claim: p.claim, task_id: null, first_step: null, prefix_steps: null, rows: null };
   if (p.claim === null) return { ...base, claim: null, status: 'bad-claim', detail: p.claimProblem ?? 'not a claim' };
-  const result = checkClaim(p.claim, parent.evidence);
+  const result = checkClaim(p.claim, parent.evidence, { question: p.instruction });
   if (!result.holds || result.firstStep === null) return { ...base, status: 'claim-failed', detail: result.detail };
   // A claim true of an episode that did nothing, or before the first action, labels nothing the agent did.
   if (result.vacuous !== null) return { ...base, first_step: result.firstStep, status: 'vacuous', detail: `the claim ${result.vacuous}` };
@@ -117,7 +117,7 @@ async function decide(p: Proposal, parent: ParentEpisode, input: RelabelEpisodeI
     return { ...placed, status: 'unrenderable', detail: error.message };
   }
   // The claim again, on the cut episode's own evidence: what the rows will carry must hold there.
-  const again = checkClaim(p.claim, await loadStepEvidence(input.store, dir));
+  const again = checkClaim(p.claim, await loadStepEvidence(input.store, dir), { question: p.instruction });
   if (again.vacuous !== null) return { ...placed, rows, status: 'vacuous', detail: `on the episode cut at ${prefix}, the claim ${again.vacuous}` };
   if (!again.holds) return { ...placed, rows, status: 'claim-failed', detail: `holds at step ${result.firstStep} but not on the episode cut at ${prefix}: ${again.detail}` };
   // Judged anew even when a killed pass left a record: the parent is the unit of resumption, so its record counts

@@ -85,7 +85,8 @@ export async function scoreWrittenVerifiers(options: ScoreWrittenVerifiersOption
       continue;
     }
     // A vacuous claim passes nothing: grading never uses one.
-    const result = checkClaim(verifier.claim, await loadStepEvidence(store, dir));
+    // the question its answer answers: the assertion rule reads "7.4 out of 10" as one rating only where it asks one
+    const result = checkClaim(verifier.claim, await loadStepEvidence(store, dir), { question: verifier.instruction });
     const written = result.holds && result.vacuous === null;
     pairs.push({ taskId, site: verifier.site, kind: verifier.task_kind, hand, written });
   }
