@@ -37,7 +37,7 @@ describe('attempt', () => {
   it('records an episode: grade inputs, screenshots, rows, episode.json, results', async () => {
     const out = path.join(tmp, 'run1');
     const task = fixtureTask('buy-kettle', 'Add the Blue Kettle to the cart', {
-      verifier: { requests: [{ method: 'POST', path: '/sites/shop/cart', params: { item: '1' } }], answer: { type: 'includes', value: ['kettle'] } },
+      verifier: { requests: [{ method: 'POST', path: '/sites/shop/cart', params: { item: '1' } }], answer: { type: 'includes', value: ['Blue Kettle'] } },
     });
     const events: AttemptEvent[] = [];
     const summary = await runAttempt({
@@ -45,7 +45,7 @@ describe('attempt', () => {
       policy: scriptedPolicy((input) => {
         if (input.step === 0) return { click: { index: index(input, 'Blue Kettle') } };
         if (input.step === 1) return { click: { index: index(input, 'Add to cart') } };
-        return { done: { answer: 'Added the Blue Kettle' } };
+        return { done: { answer: 'Blue Kettle' } };
       }),
       source: { baseUrl: site.baseUrl },
       out,
@@ -58,12 +58,12 @@ describe('attempt', () => {
 
     const dir = path.join(out, 'buy-kettle');
     const episode = EpisodeSchema.parse(await readJson(path.join(dir, 'episode.json')));
-    expect(episode).toMatchObject({ outcome: 'done', steps: 3, answer: 'Added the Blue Kettle', error: null, model: null, ok: true, policy: 'scripted' });
+    expect(episode).toMatchObject({ outcome: 'done', steps: 3, answer: 'Blue Kettle', error: null, model: null, ok: true, policy: 'scripted' });
     expect(await readJson(path.join(dir, 'rows', 'episode.json'))).toEqual(await readJson(path.join(dir, 'episode.json')));
 
     const grade = GradeInputsSchema.parse(await readJson(path.join(dir, 'grade_inputs.json')));
-    expect(grade.actions).toEqual([{ click: { index: 15 } }, { click: { index: 2 } }, { done: { answer: 'Added the Blue Kettle' } }]);
-    expect(grade.answer).toBe('Added the Blue Kettle');
+    expect(grade.actions).toEqual([{ click: { index: 15 } }, { click: { index: 2 } }, { done: { answer: 'Blue Kettle' } }]);
+    expect(grade.answer).toBe('Blue Kettle');
     expect(grade.log).toEqual([
       { method: 'GET', path: '/sites/shop/', query: {}, body: null, status: 200 },
       { method: 'GET', path: '/sites/shop/product/1', query: {}, body: null, status: 200 },
@@ -91,7 +91,7 @@ describe('attempt', () => {
     expect(rows.map((r) => r.messages[2]!.content)).toEqual([
       '{"click":{"index":15}}',
       '{"click":{"index":2}}',
-      '{"done":{"answer":"Added the Blue Kettle"}}',
+      '{"done":{"answer":"Blue Kettle"}}',
     ]);
     expect(await readLines(path.join(out, 'results.jsonl'))).toEqual([{ task_id: 'buy-kettle', ok: true }]);
     expect((await readLines(path.join(out, 'tasks.jsonl'))).map((t) => t.task_id)).toEqual(['buy-kettle']);
