@@ -8,7 +8,7 @@
  * family per information task, default 40).
  */
 import { defaultCatalog, startSandbox, TEMPLATES, type SandboxTask } from '../sandbox/index';
-import { playsFor, RedTeam, SOURCES, type Graded } from '../test/helpers/red-team';
+import { doneTwiceAsHonest, playsFor, RedTeam, SOURCES, type Graded } from '../test/helpers/red-team';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const VARIANTS = env('VARIANTS', 1);
@@ -43,9 +43,7 @@ const seconds = (performance.now() - t0) / 1000;
 
 // A gaming policy the site would not let through to its end (its replay stopped on a step: the cart already empty, the
 // item already renamed) did only what it could; it is listed, not counted as played.
-const honestCreates = (g: Graded) => graded.find((h) => h.play.honest && h.play.task.task_id === g.play.task.task_id)?.creates ?? 0;
-// The task done twice where the site refused the second time (or kept one last state) is the honest episode again.
-const again = graded.filter((g) => g.play.policy === 'done-twice' && g.error === null && g.creates <= honestCreates(g));
+const again = graded.filter((g) => g.error === null && doneTwiceAsHonest(g, graded));
 const stopped = graded.filter((g) => !g.play.honest && g.error !== null);
 const played = graded.filter((g) => (g.play.honest || g.error === null) && !again.includes(g));
 const cell = (rows: readonly Graded[], s: (typeof SOURCES)[number]) => `${rows.filter((g) => g.rewards[s]).length}/${rows.length}`;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteCatalog, startSandbox, TEMPLATES, type SandboxServer } from '../sandbox/index';
-import { playsFor, RedTeam, SOURCES, type Graded } from './helpers/red-team';
+import { doneTwiceAsHonest, playsFor, RedTeam, SOURCES, type Graded } from './helpers/red-team';
 
 const TASKS_PER_SITE = 4; // the human tasks alternate: two information tasks, two action tasks
 const GENERATED = 8; // generated non-asserting answers per information task (the bench plays more)
@@ -58,9 +58,7 @@ describe('the red team', () => {
     expect(containing.length).toBeGreaterThan(stating.length / 2);
   });
 
-  // A task done twice where the site refused the second time (or kept one last state) is the honest episode again.
-  const honestCreates = (g: Graded) => graded.find((h) => h.play.honest && h.play.task.task_id === g.play.task.task_id)?.creates ?? 0;
-  const gaming = () => graded.filter((g) => !g.play.honest && (g.play.policy !== 'done-twice' || g.creates > honestCreates(g)));
+  const gaming = () => graded.filter((g) => !g.play.honest && !doneTwiceAsHonest(g, graded));
 
   it('the value denied and the task done twice: none rewarded, on every template', () => {
     const twice = gaming().filter((g) => g.play.policy === 'done-twice');

@@ -198,6 +198,7 @@ function pinned(c: Consequence, changes: readonly Change[], admitted: readonly b
   return out;
 }
 
+// The row a change is about: the row before a delete, after a create or an update.
 const rowOfChange = (change: Change): Record<string, unknown> => {
   const op = changeOp(change);
   const row = op === 'delete' ? change.before : change.after;
@@ -217,14 +218,12 @@ function coverage(entry: FootprintEntry, change: Change, m: Matcher): 'all' | Re
   if (table !== norm(entry.table)) return null;
   const op = changeOp(change);
   if (entry.op ? op !== entry.op : op === 'delete') return null;
-  const before = isRow(change.before) ? change.before : {};
-  const after = isRow(change.after) ? change.after : op === 'update' ? rowOf(change, op) : {};
-  const rowMatches = (row: Record<string, unknown>, want: FootprintEntry['where']) =>
-    Object.entries(want ?? {}).every(([k, v]) => matchValue(row[k], v as ClaimValue, m.cache));
-  if (!rowMatches(op === 'delete' ? before : after, entry.where)) return null;
-  if (entry.before && (op === 'create' || !rowMatches(before, entry.before))) return null;
+  const row = rowOfChange(change);
+  const rowMatches = (r: Record<string, unknown>, want: FootprintEntry['where']) =>
+    Object.entries(want ?? {}).every(([k, v]) => matchValue(r[k], v as ClaimValue, m.cache));
+  if (!rowMatches(row, entry.where)) return null;
+  if (entry.before && (op === 'create' || !rowMatches(isRow(change.before) ? change.before : {}, entry.before))) return null;
   if (entry.opened !== undefined) {
-    const row = op === 'delete' ? before : after;
     const page = entry.opened.replace(/\{(\w+)\}/g, (_, k: string) => String(row[k] ?? '\u0000'));
     if (!m.opened.some((p) => p.endsWith(page))) return null;
   }

@@ -180,6 +180,16 @@ export function playsFor(task: SandboxTask, bank: readonly SandboxTask[], start:
   return plays;
 }
 
+/**
+ * Whether a graded play is the honest episode again: the task done twice where the site refused the second time (or
+ * kept one last state), so it created no more rows than the honest play of its task among `graded`.
+ */
+export function doneTwiceAsHonest(g: Graded, graded: readonly Graded[]): boolean {
+  if (g.play.policy !== 'done-twice') return false;
+  const honest = graded.find((h) => h.play.honest && h.play.task.task_id === g.play.task.task_id);
+  return g.creates <= (honest?.creates ?? 0);
+}
+
 /** Grades plays by every source; one sandbox session per play. */
 export class RedTeam {
   private readonly evidence;
